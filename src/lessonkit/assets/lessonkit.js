@@ -1,0 +1,1 @@
+/* lessonkit: progressive enhancement for glossary terms, quizzes and explorers. */

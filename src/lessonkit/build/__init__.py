@@ -1,0 +1,1 @@
+"""Build machinery: Markdown extensions, execution, cache, glossary. Never imports MkDocs."""

@@ -1,0 +1,1 @@
+"""Python-Markdown extensions: portable to bare ``markdown.Markdown`` and Zensical."""

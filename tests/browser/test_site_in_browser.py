@@ -1,0 +1,32 @@
+"""The built site in a real Chromium: it renders cleanly and search finds the lesson."""
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_lesson_renders_without_console_errors(page, site_url: str) -> None:
+    page.goto(site_url + "transformers-and-attention/")
+    assert page.locator("article h1").inner_text().startswith("Transformers and attention")
+    page.wait_for_load_state("networkidle")
+    assert page.console_errors == []
+
+
+def test_search_finds_the_lesson(page, site_url: str) -> None:
+    page.goto(site_url)
+    page.keyboard.press("s")  # Material's shortcut that opens search
+    page.locator("input.md-search__input").fill("attention")
+    result = page.locator(".md-search-result__item a").first
+    result.wait_for(timeout=10_000)
+    assert "transformers-and-attention" in result.get_attribute("href")
+
+
+def test_page_load_makes_no_third_party_request(browser, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    hosts: set[str] = set()
+    page.on("request", lambda r: hosts.add(r.url.split("/")[2]))
+    page.goto(site_url + "transformers-and-attention/")
+    page.wait_for_load_state("networkidle")
+    context.close()
+    assert hosts == {site_url.split("/")[2]}

@@ -1,0 +1,99 @@
+"""Session-wide fixtures: the site is built once and served once for the whole test run."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import socketserver
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SUBPATH = "lessonkit"
+"""The site is served under a sub-path, as GitHub Pages serves a project site."""
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the real site once, strictly, into a temporary folder and return that folder."""
+    served_root = tmp_path_factory.mktemp("served")
+    site_dir = served_root / SUBPATH
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
+    return site_dir
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """Serve the built site on localhost under ``/lessonkit/``; yield the site's base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site.parent))
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
+        server.shutdown()
+
+
+def _find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the session. Skips locally without Chromium; fails under CI."""
+    executable = _find_chromium()
+    if executable is None:
+        message = "Chromium not found: install it (apt-get install chromium) to run browser tests."
+        if os.environ.get("CI"):
+            pytest.fail(message + " CI is set, so this is a failure, not a skip.")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, site_url: str):
+    """A fresh browser page (desktop size) that records console errors and failed requests."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.console_errors = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    yield page
+    context.close()
