@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
+from lessonkit.build.assets import bundle
 from lessonkit.config import LessonkitConfig
-
-ASSETS = ("lessonkit.css", "lessonkit.js")
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -24,7 +21,6 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         base = self.config.assets_dir.strip("/")
-        for name in ASSETS:
-            content = resources.files("lessonkit.assets").joinpath(name).read_bytes()
-            files.append(File.generated(config, f"{base}/{name}", content=content))
+        for kind in ("css", "js"):
+            files.append(File.generated(config, f"{base}/lessonkit.{kind}", content=bundle(kind)))
         return files

@@ -14,8 +14,9 @@ def test_lesson_renders_without_console_errors(page, site_url: str) -> None:
 
 def test_search_finds_the_lesson(page, site_url: str) -> None:
     page.goto(site_url)
+    page.wait_for_load_state("networkidle")  # the search worker has loaded its index
     page.keyboard.press("s")  # Material's shortcut that opens search
-    page.locator("input.md-search__input").fill("attention")
+    page.keyboard.type("attention", delay=20)  # typed, as a reader would
     result = page.locator(".md-search-result__item a").first
     result.wait_for(timeout=10_000)
     assert "transformers-and-attention" in result.get_attribute("href")

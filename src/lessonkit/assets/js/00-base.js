@@ -1,0 +1,15 @@
+/* lessonkit: progressive enhancement. Each feature adds its own file here; the plugin
+   concatenates them in name order into one lessonkit.js, loaded once per page.
+   lessonkit.onPage(fn) runs fn(root) on every page view, including Material's instant
+   navigation (document$), and once on plain page load when Material is absent. */
+window.lessonkit = window.lessonkit || {
+  onPage(fn) {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(() => fn(document));
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", () => fn(document));
+    } else {
+      fn(document);
+    }
+  },
+};

@@ -1,1 +1,0 @@
-/* lessonkit: progressive enhancement for glossary terms, quizzes and explorers. */
