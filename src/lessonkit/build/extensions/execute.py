@@ -1,0 +1,70 @@
+"""Python-Markdown extension: run a page's ``python exec`` blocks, doctests and inline values.
+
+Works with bare Python-Markdown (code runs in-process) and with the MkDocs plugin, which passes
+an :class:`~lessonkit.build.engine.Engine` (worker processes, cache, pages in parallel).
+
+>>> import markdown
+>>> md = markdown.Markdown(extensions=[ExecuteExtension(), "fenced_code"])
+>>> print(md.convert('''```python exec source="hide"
+... total = sum([20.09, 2.72, 1.0])
+... ```
+...
+... The total is about {{ total:.1f }}.'''))
+<p>The total is about 23.8.</p>
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+
+from lessonkit.build.problems import LessonError
+from lessonkit.build.program import parse_program
+from lessonkit.build.render import render
+from lessonkit.build.runner import run_program
+
+if TYPE_CHECKING:
+    from lessonkit.build.engine import Engine
+
+
+class ExecutePreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, extension: ExecuteExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        path = self.extension.getConfig("page")
+        try:
+            program = parse_program(text)
+        except LessonError as error:
+            raise LessonError(p.at(path) for p in error.problems) from None
+        if not program.steps:
+            return lines
+        engine = self.extension.engine
+        if engine is None:
+            result = run_program(program, path, source_text=text)
+        else:
+            result = engine.result(program, path, text)
+        if not result.ok:
+            raise LessonError(result.problems)
+        return render(text, program, result, self.md.htmlStash.store).split("\n")
+
+
+class ExecuteExtension(Extension):
+    """``engine``: a lessonkit Engine; without one, code runs in this process, uncached."""
+
+    def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
+        self.engine = engine
+        self.config = {"page": ["<markdown>", "the page's path, used in error messages"]}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        # After whitespace normalisation (30), before fenced code (25) and raw HTML (20).
+        md.preprocessors.register(ExecutePreprocessor(md, self), "lessonkit_execute", 29)
+
+
+def makeExtension(**kwargs: object) -> ExecuteExtension:
+    return ExecuteExtension(**kwargs)

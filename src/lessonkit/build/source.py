@@ -1,0 +1,36 @@
+"""Read a lesson source as MkDocs does: front matter apart, and how many lines it took.
+
+>>> body, meta, offset = split_front_matter("---\\ntitle: T\\n---\\n\\n# T\\n")
+>>> body, meta, offset
+('# T\\n', {'title': 'T'}, 4)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from lessonkit.build.problems import LessonError, Problem
+
+_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+
+
+def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
+    """Return the body, the front matter and how many lines precede the body in ``text``."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return text, {}, 0
+    try:
+        meta = yaml.safe_load(match[1]) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark else 1
+        raise LessonError(
+            [Problem(f"invalid YAML front matter: {error}", line, "fix the YAML between ---")]
+        ) from None
+    if not isinstance(meta, dict):
+        raise LessonError([Problem("front matter must be a mapping of keys to values", 2)])
+    body = text[match.end() :].lstrip("\n")
+    return body, meta, text[: len(text) - len(body)].count("\n")
