@@ -48,7 +48,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                     protected=(Path(config.site_dir).resolve(),),
                 )
             self.engine.forget()
-            config.markdown_extensions.append(ExecuteExtension(engine=self.engine))
+            self._execute = ExecuteExtension(engine=self.engine)
+            config.markdown_extensions.append(self._execute)
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -80,6 +81,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             result = self.engine.result(program, self._display_path(page.file), text)
             if not result.ok:
                 raise PluginError(str(LessonError(result.problems)))
+            # MkDocs renders this page next, with the extension instance given in on_config.
+            self._execute.setConfig("page", page.file.src_uri)
+            self._execute.setConfig("display_path", self._display_path(page.file))
         return markdown
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -25,6 +25,7 @@ import ast
 import doctest
 import io
 import linecache
+import re
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -288,5 +289,5 @@ def _render_figure(fig: Any, step: Step, path: str, index: int, number: int) -> 
         )
     from lessonkit.lab.figures import to_svg
 
-    prefix = f"lk-{Path(path).stem}-{index}-{number}"
+    prefix = re.sub(r"[^A-Za-z0-9_-]", "-", f"lk-{Path(path).stem}-{index}-{number}")
     return Figure(svg=to_svg(fig, alt=alt, id_prefix=prefix), alt=alt)

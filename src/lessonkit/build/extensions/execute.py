@@ -36,9 +36,9 @@ class ExecutePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
-        path = self.extension.getConfig("page")
+        path = self.extension.getConfig("display_path")
         try:
-            program = parse_program(text)
+            program = parse_program(text, page=self.extension.getConfig("page"))
         except LessonError as error:
             raise LessonError(p.at(path) for p in error.problems) from None
         if not program.steps:
@@ -58,7 +58,10 @@ class ExecuteExtension(Extension):
 
     def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
         self.engine = engine
-        self.config = {"page": ["<markdown>", "the page's path, used in error messages"]}
+        self.config = {
+            "page": ["", "the page's path in the docs folder (code may read files beside it)"],
+            "display_path": ["<markdown>", "the page's path as error messages show it"],
+        }
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:

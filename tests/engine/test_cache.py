@@ -1,0 +1,52 @@
+"""The cache serves only what is still true: corrupt, stale or failed entries are never used."""
+
+import json
+from pathlib import Path
+
+from lessonkit.build.cache import Cache
+from lessonkit.build.problems import Problem
+from lessonkit.build.runner import PageResult, StepResult
+
+
+def test_truncated_entry_is_a_miss_and_is_removed(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.put("k", PageResult(steps=[StepResult(stdout="x")]))
+    entry = tmp_path / "k.json"
+    entry.write_text(entry.read_text()[:40])
+    assert cache.get("k") is None
+    assert not entry.exists()
+
+
+def test_tampered_entry_fails_its_checksum(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.put("k", PageResult(steps=[StepResult(stdout="0.84")]))
+    entry = tmp_path / "k.json"
+    data = json.loads(entry.read_text())
+    data["payload"]["steps"][0]["stdout"] = "0.99"
+    entry.write_text(json.dumps(data))
+    assert cache.get("k") is None
+
+
+def test_editing_a_data_file_the_page_read_invalidates_the_entry(tmp_path: Path) -> None:
+    data = tmp_path / "scores.csv"
+    data.write_text("3,1,0")
+    cache = Cache(tmp_path / "cache")
+    from lessonkit.build.filewatch import file_digest
+
+    cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
+    assert cache.get("k") is not None
+    data.write_text("2,1,0")
+    assert cache.get("k") is None
+
+
+def test_failed_results_are_never_stored(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.put("k", PageResult(problems=[Problem("boom", 3)]))
+    assert cache.get("k") is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_temporary_files_are_left_behind(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.put("k", PageResult(steps=[StepResult(stdout="x")]))
+    assert [p.name for p in tmp_path.iterdir()] == ["k.json"]

@@ -1,0 +1,66 @@
+"""The engine: cache keys, worker reuse, timeouts that really stop a block."""
+
+from pathlib import Path
+
+import pytest
+
+from lessonkit.build.engine import Engine
+from lessonkit.build.program import parse_program
+
+SLOW_C = "```python exec timeout=1\nimport time\ntime.sleep(60)\n```\n"
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    engine = Engine(tmp_path_factory.mktemp("cache"), workers=1, timeout=5)
+    yield engine
+    engine.close()
+
+
+def test_prose_edits_keep_the_key_code_edits_change_it() -> None:
+    base = parse_program("Intro.\n\n```python exec\nx = 1\n```\n", page="a.md")
+    moved = parse_program(
+        "Longer intro.\n\nMore prose.\n\n```python exec\nx = 1\n```\n", page="a.md"
+    )
+    edited = parse_program("Intro.\n\n```python exec\nx = 2\n```\n", page="a.md")
+    other_page = parse_program("Intro.\n\n```python exec\nx = 1\n```\n", page="b.md")
+    assert base.key("env") == moved.key("env")
+    assert base.key("env") != edited.key("env")
+    assert base.key("env") != other_page.key("env")
+    assert base.key("env") != base.key("other numpy")
+
+
+def test_cached_pages_do_not_run_again(engine: Engine) -> None:
+    program = parse_program("```python exec\nprint('once')\n```\n", page="cached.md")
+    first = engine.result(program, "docs/cached.md")
+    before = engine.executed
+    engine.forget()  # as between two builds: only the disk cache remains
+    second = engine.result(program, "docs/cached.md")
+    assert engine.executed == before
+    assert second.steps[0].stdout == first.steps[0].stdout == "once\n"
+
+
+def test_one_worker_serves_many_pages(engine: Engine) -> None:
+    pids = set()
+    for n in range(3):
+        program = parse_program(
+            f"```python exec\nimport os\npid{n} = os.getpid()\n```\n\n{{{{ pid{n} }}}}\n"
+        )
+        pids.add(engine.result(program, f"docs/p{n}.md").steps[-1].text)
+    assert len(pids) == 1
+
+
+def test_a_block_stuck_in_c_code_is_killed_and_reported(engine: Engine) -> None:
+    result = engine.result(parse_program("Intro\n\n" + SLOW_C, page="slow.md"), "docs/slow.md")
+    problem = result.problems[0]
+    assert problem.message.startswith("TimeoutError")
+    assert (problem.path, problem.line) == ("docs/slow.md", 3)
+    # The pool replaces the killed worker: the next page still runs.
+    after = engine.result(parse_program("{{ 1 + 1 }}\n", page="after.md"), "docs/after.md")
+    assert after.steps[0].text == "2"
+
+
+def test_blocks_run_in_a_temporary_folder(engine: Engine, tmp_path: Path) -> None:
+    program = parse_program("```python exec\nimport os\ncwd = os.getcwd()\n```\n\n{{ cwd }}\n")
+    cwd = engine.result(program, "docs/cwd.md").steps[-1].text
+    assert "lessonkit-" in cwd and not Path(cwd).exists()
