@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import os
+from html import unescape
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from lessonkit.build.assets import bundle
 from lessonkit.build.engine import Engine
 from lessonkit.build.extensions.execute import ExecuteExtension
 from lessonkit.build.problems import LessonError
 from lessonkit.build.program import Program, parse_program
+from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.source import split_front_matter
 from lessonkit.config import LessonkitConfig
 
@@ -85,6 +89,16 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self._execute.setConfig("page", page.file.src_uri)
             self._execute.setConfig("display_path", self._display_path(page.file))
         return markdown
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        if config.repo_url:  # "Report a mistake" links (overrides/main.html shows them)
+            url = page.canonical_url or page.abs_url or page.url
+            title = unescape(page.title or "")
+            headings = section_headings(page.toc)
+            context["lessonkit_report"] = page_report(config.repo_url, title, url, headings)
+        return context
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.serving:

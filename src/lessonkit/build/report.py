@@ -1,0 +1,122 @@
+"""Report-a-mistake links: a new GitHub issue through the ``mistake.yml`` form, prefilled.
+
+GitHub fills an issue form's fields from the URL query: ``template=`` picks the form, ``title=``
+the issue title, and each other parameter names a field of the form by its ``id``. The ids here
+must match ``.github/ISSUE_TEMPLATE/mistake.yml`` (a test keeps the two in step).
+
+>>> url = issue_url("https://github.com/o/r", "Softmax", "https://o.github.io/r/softmax/",
+...                 section="A worked example")
+>>> url.split("?")[0]
+'https://github.com/o/r/issues/new'
+>>> from urllib.parse import parse_qs, urlsplit
+>>> parse_qs(urlsplit(url).query)["section"]
+['A worked example']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from html import unescape
+from typing import Any
+from urllib.parse import urlencode
+
+TEMPLATE = "mistake.yml"
+"""The issue form, a file in ``.github/ISSUE_TEMPLATE/``."""
+FIELDS = {"page": "page", "url": "page-url", "section": "section", "quote": "quote"}
+"""What the link fills -> the ``id`` of that field in the issue form."""
+QUOTE_LIMIT = 1500
+"""Characters of selected text a link carries; percent-encoded, it stays far below the ~8 KB
+URL length that browsers and GitHub accept. ``40-report.js`` uses the same limit."""
+ELLIPSIS = "…"
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` with its whitespace tidied, cut to at most ``limit`` characters with an ellipsis.
+
+    >>> shorten("  attention   weights\\n sum to 1 ")
+    'attention weights\\nsum to 1'
+    >>> len(shorten("x" * 5000)), shorten("x" * 5000)[-1]
+    (1500, '…')
+    """
+    lines = (" ".join(line.split()) for line in text.strip().splitlines())
+    tidy = "\n".join(line for line in lines if line)
+    return tidy if len(tidy) <= limit else tidy[: limit - 1].rstrip() + ELLIPSIS
+
+
+def issue_title(page_title: str, section: str = "") -> str:
+    """The issue's title: the page, and the section when there is one.
+
+    >>> issue_title("Transformers and attention", "Why it matters")
+    'Mistake: Transformers and attention › Why it matters'
+    """
+    where = f"{page_title} › {section}" if section else page_title
+    return f"Mistake: {where}"
+
+
+def issue_url(
+    repo_url: str,
+    page_title: str,
+    page_url: str,
+    *,
+    section: str = "",
+    quote: str = "",
+) -> str:
+    """The URL of a new issue on ``repo_url`` through the mistake form, fields prefilled.
+
+    Empty ``section`` and ``quote`` are left out, so the reader sees the form's empty field.
+    """
+    params = {
+        "template": TEMPLATE,
+        "title": issue_title(page_title, section),
+        FIELDS["page"]: page_title,
+        FIELDS["url"]: page_url,
+    }
+    if section:
+        params[FIELDS["section"]] = section
+    if quote.strip():
+        params[FIELDS["quote"]] = shorten(quote)
+    return f"{repo_url.rstrip('/')}/issues/new?{urlencode(params)}"
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a page's template needs: the page-level link and one link per h2 section."""
+
+    url: str
+    sections: Mapping[str, str]
+    """Heading ``id`` -> the link for that section, in page order."""
+
+
+def page_report(
+    repo_url: str, page_title: str, page_url: str, headings: Iterable[tuple[str, str]]
+) -> Report:
+    """Links for a page and each of its ``(id, title)`` section headings.
+
+    >>> r = page_report("https://github.com/o/r", "T", "https://x/t/", [("why", "Why")])
+    >>> list(r.sections), "section=Why" in r.sections["why"]
+    (['why'], True)
+    """
+    sections = {
+        anchor: issue_url(repo_url, page_title, page_url, section=title)
+        for anchor, title in headings
+    }
+    return Report(issue_url(repo_url, page_title, page_url), sections)
+
+
+def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
+    """``(id, title)`` of every level-2 heading in a MkDocs table of contents, in page order.
+
+    MkDocs keeps toc titles HTML-escaped; they are unescaped here (urlencode escapes for URLs).
+
+    >>> from types import SimpleNamespace as Item
+    >>> toc = [Item(level=1, id="t", title="T", children=[
+    ...     Item(level=2, id="qa", title="Q&amp;A", children=[
+    ...         Item(level=3, id="sub", title="Sub", children=[])])])]
+    >>> list(section_headings(toc))
+    [('qa', 'Q&A')]
+    """
+    for item in toc:
+        if item.level == 2:
+            yield item.id, unescape(item.title)
+        yield from section_headings(item.children)
