@@ -21,3 +21,12 @@ class LessonkitConfig(base.Config):
 
     workers = c.Type(int, default=0)
     """Worker processes that run pages in parallel; 0 means one per CPU core."""
+
+    glossary = c.Type(str, default="glossary.yml")
+    """The glossary, relative to docs_dir; an empty string turns glossary links off."""
+
+    glossary_page = c.Type(str, default="glossary.md")
+    """The glossary page generated from it (a virtual file: list it in ``nav`` like a page)."""
+
+    glossary_unused = c.Choice(("info", "warn"), default="info")
+    """A term no page uses is logged as 'info', or as 'warn' (which fails a --strict build)."""

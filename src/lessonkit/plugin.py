@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from html import unescape
 from pathlib import Path
 
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 from mkdocs.utils.templates import TemplateContext
 
 from lessonkit.build.assets import bundle
 from lessonkit.build.engine import Engine
 from lessonkit.build.extensions.execute import ExecuteExtension
+from lessonkit.build.extensions.glossary import GlossaryExtension, check
+from lessonkit.build.glossary import Glossary, load, unused
+from lessonkit.build.glossary_page import fill_used_on, page_markdown, pages_by_term
 from lessonkit.build.problems import LessonError
 from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.source import split_front_matter
 from lessonkit.config import LessonkitConfig
+
+log = logging.getLogger("mkdocs.plugins.lessonkit")
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -54,6 +62,11 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.engine.forget()
             self._execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self._execute)
+        self._config_dir = Path(config.config_file_path or ".").resolve().parent
+        self._glossary = self._load_glossary(config) if self.config.glossary else None
+        if self._glossary:
+            href = f"/{self.config.glossary_page}#{{id}}"  # MkDocs makes it relative per page
+            config.markdown_extensions.append(GlossaryExtension(glossary=self._glossary, href=href))
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -68,7 +81,47 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                     program = self._program(file, text)
                     if program is not None:
                         self.engine.submit(program, self._display_path(file), text)
+        if self._glossary:  # the YAML becomes a page, not a download; the page edits the YAML
+            if yml := files.get_file_from_path(self.config.glossary):
+                files.remove(yml)
+            page = File.generated(
+                config, self.config.glossary_page, content=page_markdown(self._glossary)
+            )
+            page.edit_uri = self.config.glossary
+            files.append(page)
         return files
+
+    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
+        if self._glossary and page.file.abs_src_path and page.file.src_uri.endswith(".md"):
+            text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
+            try:
+                body, _, offset = split_front_matter(text)
+            except LessonError:
+                return page  # reported with its line when the page is read
+            where = self._display_path(page.file)
+            problems = [p.at(where, offset) for p in check(body, self._glossary)]
+            if problems:
+                raise PluginError(str(LessonError(problems)))
+        return page
+
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+        # Every page is converted by now: fill the glossary page's "used on" lists.
+        if not self._glossary:
+            return env
+        glossary = files.get_file_from_path(self.config.glossary_page)
+        pages = [f.page for f in files.documentation_pages() if f.page and f is not glossary]
+        used = pages_by_term((p, p.content or "") for p in pages)
+        if glossary and glossary.page and glossary.page.content:
+            here = glossary.page.url
+            links = {
+                term_id: [(p.title or p.file.src_uri, get_relative_url(p.url, here)) for p in ps]
+                for term_id, ps in used.items()
+            }
+            glossary.page.content = fill_used_on(glossary.page.content, links)
+        report = log.warning if self.config.glossary_unused == "warn" else log.info
+        for problem in unused(self._glossary, used):
+            report(problem.format())
+        return env
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
@@ -120,6 +173,15 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _error(self, error: LessonError, file: File) -> PluginError:
         return PluginError(str(LessonError(p.at(self._display_path(file)) for p in error.problems)))
+
+    def _load_glossary(self, config: MkDocsConfig) -> Glossary:
+        path = Path(config.docs_dir) / self.config.glossary
+        try:
+            return load(path, os.path.relpath(path, self._config_dir))
+        except LessonError as error:
+            raise PluginError(str(error)) from None
+        except OSError as error:
+            raise PluginError(f"{path}: error: can't read the glossary: {error.strerror}") from None
 
     def _close_engine(self) -> None:
         if self.engine:
