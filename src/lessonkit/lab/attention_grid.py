@@ -1,0 +1,134 @@
+"""A causal attention heatmap as an HTML table: numbers for everyone, highlights with a script.
+
+:func:`attention_grid_html` writes one row per token looking back and one column per token it
+can look at, each cell holding its weight on a colour from the lesson's heatmap colormap (text
+black or white, whichever contrasts more). ``assets/js/51-attention-grid.js`` turns each row's
+word into a button: hovering or focusing it highlights the row and the earlier words it attends
+to, and the button's description reads out the row's strongest weights.
+
+>>> from lessonkit.lab.attention import causal_mask, softmax
+>>> w = softmax(np.where(causal_mask(3), [[1.0, 0, 0], [2, 0, 0], [0, 1, 2]], -np.inf))
+>>> print(row_sentence(w, ["the", "cat", "sat"], 2))
+“sat” attends most to “sat” (0.67), then “cat” (0.24) and “the” (0.09).
+>>> print(row_sentence(w, ["the", "cat", "sat"], 0))
+“the” can only attend to itself (1.00).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import matplotlib as mpl
+import numpy as np
+from numpy.typing import ArrayLike
+
+from lessonkit.lab.figures import HEATMAP_CMAP
+
+__all__ = ["attention_grid_html", "cell_colours", "contrast", "row_sentence"]
+
+
+def _luminance(rgb: Sequence[float]) -> float:
+    """WCAG relative luminance of an sRGB colour with channels 0..1."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: Sequence[float], b: Sequence[float]) -> float:
+    """WCAG contrast ratio between two sRGB colours (1 to 21).
+
+    >>> round(contrast((0, 0, 0), (1, 1, 1)), 1)
+    21.0
+    """
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def cell_colours(weight: float) -> tuple[str, str]:
+    """Background and text colour (hex) for a cell holding ``weight`` (0 to 1).
+
+    The text is black or white, whichever contrasts more; that is always at least 4.58:1.
+
+    >>> cell_colours(0.0), cell_colours(1.0)
+    (('#00224e', '#ffffff'), ('#fee838', '#000000'))
+    """
+    rgb = mpl.colormaps[HEATMAP_CMAP](float(weight))[:3]
+    fg = (0.0, 0.0, 0.0) if contrast(rgb, (0, 0, 0)) >= contrast(rgb, (1, 1, 1)) else (1, 1, 1)
+    return mpl.colors.to_hex(rgb), mpl.colors.to_hex(fg)
+
+
+def _quoted(token: str) -> str:
+    return f"“{token.strip() or '␣'}”"
+
+
+def row_sentence(weights: ArrayLike, tokens: Sequence[str], row: int, decimals: int = 2) -> str:
+    """What row ``row`` attends to: its three strongest weights, strongest first."""
+    w = np.asarray(weights, dtype=np.float64)[row, : row + 1]
+    me = _quoted(tokens[row])
+    if row == 0:
+        return f"{me} can only attend to itself ({w[0]:.{decimals}f})."
+    order = sorted(range(row + 1), key=lambda j: (-w[j], j))[:3]
+    named = [f"{_quoted(tokens[j])} ({w[j]:.{decimals}f})" for j in order]
+    rest = named[1:]
+    then = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + f" and {rest[-1]}"
+    return f"{me} attends most to {named[0]}, then {then}."
+
+
+def attention_grid_html(
+    weights: ArrayLike,
+    tokens: Sequence[str],
+    *,
+    decimals: int = 2,
+    caption: str = "",
+    id_prefix: str = "lk-attn",
+) -> str:
+    """A causal attention heatmap table for ``tokens``; ``weights[i, j]`` is row i's weight on j.
+
+    Cells above the diagonal (later tokens) must be 0 and stay empty. Tokens and caption are
+    escaped; ``id_prefix`` keeps ids unique on a page.
+
+    >>> from lessonkit.lab.attention import causal_mask, softmax
+    >>> w = softmax(np.where(causal_mask(2), [[0.0, 0], [1, 0]], -np.inf))
+    >>> page = attention_grid_html(w, ["a", "<b>"])
+    >>> page.count('<th scope="row"'), "&lt;b&gt;" in page, "<b>" in page
+    (2, True, False)
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    n = len(tokens)
+    if w.shape != (n, n):
+        raise ValueError(f"weights must be (tokens, tokens) = {(n, n)}, got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
+        raise ValueError("attention weights must be finite numbers between 0 and 1")
+    if np.any(np.triu(w, k=1) > 1e-12):
+        raise ValueError(
+            "a causal heatmap needs 0 above the diagonal: compute the weights with causal_mask"
+        )
+    p = html.escape(id_prefix, quote=True)
+    names = [html.escape(t.strip() or "␣") for t in tokens]
+    head = "".join(f'<th scope="col">{name}</th>' for name in names)
+    rows, notes = [], []
+    for i, name in enumerate(names):
+        cells = []
+        for j in range(n):
+            if j > i:
+                cells.append('<td class="lk-attn__later"></td>')
+                continue
+            bg, fg = cell_colours(w[i, j])
+            cells.append(f'<td style="--lk-bg: {bg}; --lk-fg: {fg}">{w[i, j]:.{decimals}f}</td>')
+        top = max(range(i + 1), key=lambda j: (w[i, j], -j))
+        rows.append(
+            f'<tr data-row="{i}" data-top="{top}">'
+            f'<th scope="row" data-note="{p}-note-{i}">{name}</th>{"".join(cells)}</tr>'
+        )
+        notes.append(f'<span id="{p}-note-{i}">{html.escape(row_sentence(w, tokens, i))}</span>')
+    caption_html = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (
+        f'<div class="lk-attn" id="{p}" data-lk-attn>'
+        f'<div class="lk-attn__scroll"><table class="lk-attn__table">{caption_html}'
+        f'<thead><tr><td class="lk-attn__corner"></td>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        '<p class="lk-attn__focus" data-out="focus" aria-hidden="true" hidden>'
+        "Hover over or focus a word on the left to see which earlier words it attends to.</p>"
+        f'<div class="lk-attn__notes" hidden>{"".join(notes)}</div>'
+        "</div>"
+    )

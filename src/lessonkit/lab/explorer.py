@@ -1,0 +1,308 @@
+"""The softmax explorer: a trace as a table readers without JavaScript see, plus controls.
+
+:func:`explorer_html` writes the static HTML: the trace's numbers in a table, a sentence that
+explains them and, hidden until ``assets/js/50-explorer.js`` reveals them, labelled controls for
+the scores, the values and the temperature. The script recomputes the same numbers with the same
+rules as :func:`explorer_numbers` when a reader moves a control:
+
+- ``z = score ÷ temperature``; the weights are ``softmax(scores, temperature=T)``, computed from
+  ``e ** (z - largest z)`` so scores of ±1000 cannot overflow;
+- ``e ** z`` is printed with ``decimals`` places while ``z`` is in :data:`EXP_FIXED` (about 0.01
+  to 1 million) and otherwise as ``m × 10^k`` with three significant digits: ``e ** 1000`` does
+  not fit in a float, but its logarithm does;
+- everything else is printed like Python's ``format(x, ".2f")`` (the script rounds exact ties
+  half to even as Python does) and scores and values like ``format(x, "g")``.
+
+>>> from lessonkit.lab.trace import softmax_trace
+>>> n = explorer_numbers([3, 1, 0], [10, 20, 30])
+>>> n.exponentials, n.total, n.weights, n.output
+(('20.09', '2.72', '1.00'), '23.80', ('0.84', '0.11', '0.04'), '11.98')
+>>> explorer_numbers([1000, -1000, 0], [10, 20, 30]).exponentials
+('1.97 × 10^434', '5.08 × 10^-435', '1.00')
+>>> n.sentence
+'Most of the answer comes from token 1, because its score is the highest.'
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lessonkit.lab.attention import softmax
+from lessonkit.lab.trace import SoftmaxTrace
+
+__all__ = [
+    "EXP_FIXED",
+    "SCORE_LIMIT",
+    "TEMPERATURE_RANGE",
+    "VALUE_LIMIT",
+    "ExplorerNumbers",
+    "explain",
+    "explorer_html",
+    "explorer_numbers",
+    "format_exp",
+]
+
+EXP_FIXED = (-4.6, 13.8)
+"""``e ** z`` prints with fixed decimals for ``z`` in this range (``e**-4.6`` ≈ 0.01,
+``e**13.8`` ≈ 984,609); outside it, as ``m × 10^k``."""
+
+SCORE_LIMIT = 1000.0
+"""Scores may be typed from ``-SCORE_LIMIT`` to ``SCORE_LIMIT``; the slider covers ±10."""
+
+VALUE_LIMIT = 1000.0
+"""Values may be typed from ``-VALUE_LIMIT`` to ``VALUE_LIMIT``; the slider covers ±100."""
+
+TEMPERATURE_RANGE = (0.1, 10.0)
+"""Smallest and largest temperature the controls accept."""
+
+
+@dataclass(frozen=True)
+class ExplorerNumbers:
+    """Every number the explorer shows, formatted as the page prints it."""
+
+    scores: tuple[str, ...]
+    values: tuple[str, ...]
+    exponentials: tuple[str, ...]
+    """``e ** (score ÷ T)`` per token."""
+    total: str
+    """The sum of the exponentials."""
+    weights: tuple[str, ...]
+    weight_fractions: tuple[float, ...]
+    """The unrounded weights, for the bars."""
+    weight_sum: str
+    products: tuple[str, ...]
+    output: str
+    sentence: str
+    """Which token the answer mostly comes from, or which tokens tie."""
+
+
+def format_exp(z: float, decimals: int = 2) -> str:
+    """``e ** z`` as the explorer prints it, given ``z`` (its natural logarithm).
+
+    >>> format_exp(3.0), format_exp(-5.0), format_exp(709.0), format_exp(-1000.0)
+    ('20.09', '6.74 × 10^-3', '8.22 × 10^307', '5.08 × 10^-435')
+    """
+    if EXP_FIXED[0] <= z <= EXP_FIXED[1]:
+        return f"{math.exp(z):.{decimals}f}"
+    tens = z * math.log10(math.e)
+    k = math.floor(tens)
+    mantissa = f"{10 ** (tens - k):.2f}"
+    if mantissa == "10.00":  # 9.996 rounds up: 1.00 × 10^(k+1)
+        mantissa, k = "1.00", k + 1
+    return f"{mantissa} × 10^{k}"
+
+
+def explain(scores: Sequence[float], weights: Sequence[float], labels: Sequence[str]) -> str:
+    """The sentence under the table: which token the answer mostly comes from, or who ties.
+
+    >>> explain([3, 1, 0], [0.84, 0.11, 0.04], ["1", "2", "3"])
+    'Most of the answer comes from token 1, because its score is the highest.'
+    >>> explain([1, 1, 0], [0.42, 0.42, 0.16], ["1", "2", "3"])
+    'Tokens 1 and 2 tie for the highest score, so they get the same, largest weight.'
+    """
+    top = max(scores)
+    tied = [label for label, s in zip(labels, scores, strict=True) if s == top]
+    if len(tied) == len(labels) > 1:
+        return (
+            f"All {len(labels)} tokens tie, so each gets the same weight and the output is the "
+            "plain average of the values."
+        )
+    if len(tied) > 1:
+        names = ", ".join(tied[:-1]) + f" and {tied[-1]}"
+        return f"Tokens {names} tie for the highest score, so they get the same, largest weight."
+    winner = list(scores).index(top)
+    if weights[winner] > 0.5:
+        return f"Most of the answer comes from token {tied[0]}, because its score is the highest."
+    return (
+        f"The largest share of the answer comes from token {tied[0]}, because its score is the "
+        "highest, but it is less than half."
+    )
+
+
+def explorer_numbers(
+    scores: Sequence[float],
+    values: Sequence[float],
+    temperature: float = 1.0,
+    *,
+    labels: Sequence[str] | None = None,
+    decimals: int = 2,
+) -> ExplorerNumbers:
+    """Compute and format what the explorer shows for these inputs (the script's rules)."""
+    s = [float(x) for x in scores]
+    v = [float(x) for x in values]
+    names = [str(i + 1) for i in range(len(s))] if labels is None else [str(x) for x in labels]
+    if len(v) != len(s) or len(names) != len(s):
+        raise ValueError(
+            f"need one value and one label per score: {len(s)} scores, {len(v)} values, "
+            f"{len(names)} labels"
+        )
+    weights = [float(w) for w in softmax(np.array(s), temperature=temperature)]
+    z = [x / temperature for x in s]
+    top = max(z)
+    if top <= EXP_FIXED[1]:  # small enough to add up directly, as the lesson does
+        log_total = math.log(math.fsum(math.exp(x) for x in z))
+    else:  # log-sum-exp: the total's logarithm without computing e**z
+        log_total = top + math.log(math.fsum(math.exp(x - top) for x in z))
+    products = [w * x for w, x in zip(weights, v, strict=True)]
+
+    def fixed(x: float) -> str:
+        return f"{x:.{decimals}f}"
+
+    return ExplorerNumbers(
+        scores=tuple(f"{x:g}" for x in s),
+        values=tuple(f"{x:g}" for x in v),
+        exponentials=tuple(format_exp(x, decimals) for x in z),
+        total=format_exp(log_total, decimals),
+        weights=tuple(fixed(w) for w in weights),
+        weight_fractions=tuple(weights),
+        weight_sum=fixed(math.fsum(weights)),
+        products=tuple(fixed(p) for p in products),
+        output=fixed(math.fsum(products)),
+        sentence=explain(s, weights, names),
+    )
+
+
+def _number(x: float) -> str:
+    """A number for an HTML attribute: integers without ``.0``, as typed in a field."""
+    return f"{x:g}" if abs(x) < 1e15 else repr(x)
+
+
+def _control(prefix: str, kind: str, i: int, label: str, x: float, slider: tuple) -> str:
+    low, high, step = slider
+    limit = SCORE_LIMIT if kind == "score" else VALUE_LIMIT
+    ident = f"{prefix}-{kind}-{i + 1}"
+    return (
+        f'<div class="lk-explorer__control">'
+        f'<label id="{ident}-label" for="{ident}">{kind.capitalize()} of token {label}</label>'
+        f'<input type="range" id="{ident}" data-role="{kind}" data-index="{i}" '
+        f'min="{_number(low)}" max="{_number(high)}" step="{_number(step)}" value="{_number(x)}">'
+        f'<input type="number" id="{ident}-number" data-role="{kind}" data-index="{i}" '
+        f'aria-labelledby="{ident}-label" min="{_number(-limit)}" max="{_number(limit)}" '
+        f'step="any" value="{_number(x)}">'
+        "</div>"
+    )
+
+
+def _exp_head(temperature: float) -> str:
+    return "e^score" if temperature == 1 else f"e^(score ÷ {temperature:g})"
+
+
+def explorer_html(
+    trace: SoftmaxTrace,
+    temperature: float = 1.0,
+    decimals: int = 2,
+    *,
+    id_prefix: str = "lk-softmax",
+) -> str:
+    """The explorer for ``trace``: its numbers as a table, and controls for the script.
+
+    ``trace`` must be unscaled (from ``softmax_trace`` without ``scale``); the explorer divides
+    by ``temperature`` instead. Labels are escaped; ``id_prefix`` keeps ids unique on a page.
+
+    >>> from lessonkit.lab.trace import softmax_trace
+    >>> page = explorer_html(softmax_trace([3, 1, 0], [10, 20, 30]))
+    >>> page.count('type="range"'), page.count('type="number"'), 'hidden>' in page
+    (7, 7, True)
+    """
+    if trace.scale is not None:
+        raise ValueError(
+            "explorer_html needs an unscaled trace: use softmax_trace(scores, values) and pass "
+            f"temperature={trace.scale:g} to explorer_html instead of scale"
+        )
+    low_t, high_t = TEMPERATURE_RANGE
+    if not low_t <= temperature <= high_t:
+        raise ValueError(
+            f"temperature must be between {low_t:g} and {high_t:g}, got {temperature!r}"
+        )
+    if not 0 <= decimals <= 10:
+        raise ValueError(f"decimals must be a whole number from 0 to 10, got {decimals!r}")
+    for name, xs, limit in (
+        ("score", trace.scores, SCORE_LIMIT),
+        ("value", trace.values, VALUE_LIMIT),
+    ):
+        if any(abs(x) > limit for x in xs):
+            raise ValueError(f"every {name} must be between {-limit:g} and {limit:g}, got {xs!r}")
+    n = explorer_numbers(
+        trace.scores, trace.values, temperature, labels=trace.labels, decimals=decimals
+    )
+    p = html.escape(id_prefix, quote=True)
+    labels = [html.escape(label) for label in trace.labels]
+
+    def attr(data: object) -> str:
+        return html.escape(json.dumps(data, ensure_ascii=False), quote=True)
+
+    scores_box = "".join(
+        _control(p, "score", i, label, x, (-10, 10, 0.1))
+        for i, (label, x) in enumerate(zip(labels, trace.scores, strict=True))
+    )
+    values_box = "".join(
+        _control(p, "value", i, label, x, (-100, 100, 1))
+        for i, (label, x) in enumerate(zip(labels, trace.values, strict=True))
+    )
+    t = _number(temperature)
+    temperature_box = (
+        '<div class="lk-explorer__control">'
+        f'<label id="{p}-temperature-label" for="{p}-temperature">Temperature T</label>'
+        f'<input type="range" id="{p}-temperature" data-role="temperature" '
+        f'min="{_number(low_t)}" max="{_number(high_t)}" step="0.1" value="{t}">'
+        f'<input type="number" id="{p}-temperature-number" data-role="temperature" '
+        f'aria-labelledby="{p}-temperature-label" min="{_number(low_t)}" '
+        f'max="{_number(high_t)}" step="any" value="{t}">'
+        "</div>"
+    )
+    rows = "".join(
+        "<tr>"
+        f'<th scope="row">{label}</th>'
+        f'<td data-out="score">{n.scores[i]}</td>'
+        f'<td data-out="exp">{n.exponentials[i]}</td>'
+        f'<td class="lk-explorer__weight"><span data-out="weight">{n.weights[i]}</span>'
+        '<span class="lk-explorer__bar" aria-hidden="true">'
+        f'<span style="--lk-w: {n.weight_fractions[i]:.4f}"></span></span></td>'
+        f'<td data-out="value">{n.values[i]}</td>'
+        f'<td data-out="product">{n.products[i]}</td>'
+        "</tr>"
+        for i, label in enumerate(labels)
+    )
+    return (
+        f'<div class="lk-explorer" id="{p}" data-lk-explorer '
+        f'data-scores="{attr(list(trace.scores))}" data-values="{attr(list(trace.values))}" '
+        f'data-temperature="{t}" data-labels="{attr(list(trace.labels))}" '
+        f'data-decimals="{decimals}" data-exp-fixed="{attr(list(EXP_FIXED))}">'
+        '<div class="lk-explorer__scroll"><table class="lk-explorer__table">'
+        "<caption>Softmax step by step: each token's score, e to the power of the score, its "
+        "weight (the exponential divided by the total), its value and weight × value; the "
+        "output is the sum of the last column.</caption>"
+        '<thead><tr><th scope="col">token</th><th scope="col">score</th>'
+        f'<th scope="col" data-out="exp-head">{_exp_head(temperature)}</th>'
+        '<th scope="col">weight</th><th scope="col">value</th>'
+        '<th scope="col">weight × value</th></tr></thead>'
+        f"<tbody>{rows}</tbody>"
+        '<tfoot><tr><th scope="row">total</th><td></td>'
+        f'<td data-out="total">{n.total}</td><td data-out="weight-sum">{n.weight_sum}</td><td></td>'
+        f'<td data-out="output">{n.output}</td></tr></tfoot>'
+        "</table></div>"
+        '<p class="lk-explorer__say" data-out="sentence" aria-live="polite">'
+        f"{html.escape(n.sentence)}</p>"
+        '<div class="lk-explorer__controls" hidden>'
+        '<p class="lk-explorer__hint">Change the numbers and the table follows. Type scores '
+        f"from {-SCORE_LIMIT:g} to {SCORE_LIMIT:g}: exponentials too large or too small for "
+        f"{decimals} decimals are shown as m × 10^k, and the weights are computed from "
+        "e^(score − largest score), which gives the same weights without overflowing.</p>"
+        f'<fieldset class="lk-explorer__group"><legend>Scores</legend>{scores_box}</fieldset>'
+        f'<fieldset class="lk-explorer__group"><legend>Values</legend>{values_box}</fieldset>'
+        '<fieldset class="lk-explorer__group"><legend>Temperature</legend>'
+        f"{temperature_box}"
+        '<p class="lk-explorer__hint">The scores are divided by T before softmax: a low T '
+        "sharpens the weights, a high T flattens them.</p></fieldset>"
+        '<div class="lk-explorer__actions">'
+        '<button type="button" class="lk-explorer__reset" data-role="reset">'
+        "Reset to the lesson's numbers</button>"
+        '<p class="lk-explorer__message" data-out="message" aria-live="polite"></p></div>'
+        "</div></div>"
+    )
