@@ -19,6 +19,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from lessonkit.build.assets import bundle
 from lessonkit.build.engine import Engine
+from lessonkit.build.extensions import quiz
 from lessonkit.build.extensions.execute import ExecuteExtension
 from lessonkit.build.extensions.glossary import GlossaryExtension, check
 from lessonkit.build.glossary import Glossary, load, unused
@@ -92,14 +93,15 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
-        if self._glossary and page.file.abs_src_path and page.file.src_uri.endswith(".md"):
+        if page.file.abs_src_path and page.file.src_uri.endswith(".md"):
             text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
             try:
                 body, _, offset = split_front_matter(text)
             except LessonError:
                 return page  # reported with its line when the page is read
             where = self._display_path(page.file)
-            problems = [p.at(where, offset) for p in check(body, self._glossary)]
+            found = quiz.check(body) + (check(body, self._glossary) if self._glossary else [])
+            problems = [p.at(where, offset) for p in found]
             if problems:
                 raise PluginError(str(LessonError(problems)))
         return page
