@@ -27,6 +27,7 @@ from lessonkit.build.glossary_page import fill_used_on, page_markdown, pages_by_
 from lessonkit.build.problems import LessonError
 from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
+from lessonkit.build.resources import check_resources, resources_html
 from lessonkit.build.source import split_front_matter
 from lessonkit.config import LessonkitConfig
 
@@ -50,8 +51,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
         config.extra_javascript.append(f"{base}/lessonkit.js")
+        self._config_dir = Path(config.config_file_path or ".").resolve().parent
         if self.config.execute:
-            self._config_dir = Path(config.config_file_path or ".").resolve().parent
             if self.engine is None:
                 self.engine = Engine(
                     self._config_dir / self.config.cache_dir,
@@ -63,7 +64,6 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.engine.forget()
             self._execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self._execute)
-        self._config_dir = Path(config.config_file_path or ".").resolve().parent
         self._glossary = self._load_glossary(config) if self.config.glossary else None
         if self._glossary:
             href = f"/{self.config.glossary_page}#{{id}}"  # MkDocs makes it relative per page
@@ -143,7 +143,18 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             # MkDocs renders this page next, with the extension instance given in on_config.
             self._execute.setConfig("page", page.file.src_uri)
             self._execute.setConfig("display_path", self._display_path(page.file))
-        return markdown
+        return markdown + self._resources(page)
+
+    def _resources(self, page: Page) -> str:
+        """The "Go deeper" cards from the page's front matter, appended to its Markdown."""
+        if not page.meta.get("resources"):
+            return ""
+        text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
+        problems = check_resources(page.meta, text)
+        if problems:
+            raise self._error(LessonError(problems), page.file)
+        cards = resources_html(page.meta["resources"])
+        return f"\n\n## Go deeper {{ #resources }}\n\n{cards}\n"
 
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation

@@ -1,0 +1,66 @@
+"""Under `mkdocs serve`, a broken block shows as an error and the server keeps serving."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CONFIG = "site_name: s\nplugins:\n  - lessonkit:\n      workers: 1\n"
+PAGE = "# Live\n\n```python exec\nx = {value}\n```\n\nValue: {{{{ x }}}}.\n"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(predicate, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def _page(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode()
+    except OSError:
+        return ""
+
+
+def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "index.md"
+    page.write_text(PAGE.format(value="41 + 1"))
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        assert _wait_for(lambda: "Value: 42." in _page(url)), log.read_text()
+        page.write_text(PAGE.format(value="1 / 0"))
+        assert _wait_for(lambda: "docs/index.md:4: error: ZeroDivisionError" in log.read_text())
+        assert server.poll() is None, "the server stopped on a lesson error"
+        page.write_text(PAGE.format(value="6 * 7 + 1"))
+        assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
+        assert (tmp_path / ".cache" / "lessonkit").is_dir()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
