@@ -1,0 +1,136 @@
+"""Figures of what the real model (:mod:`lessonkit.lab.model`) does: deterministic, with alt text.
+
+They use the lab's :func:`~lessonkit.lab.figures.style` (text in :data:`INK`, cividis heatmaps,
+Okabe-Ito lines), so :func:`~lessonkit.lab.figures.to_svg` makes them follow light and dark mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib import ticker
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+
+from lessonkit.lab.figures import HEATMAP_CMAP, INK, PALETTE, WIDTH_IN, style
+from lessonkit.lab.model import Encoded
+
+__all__ = ["attention_from_figure", "is_word", "similarity_by_layer_figure", "strongest_head"]
+
+
+def is_word(token: str) -> bool:
+    """Whether a token is part of a word: not ``[CLS]``/``[SEP]``, not bare punctuation.
+
+    >>> [is_word(t) for t in ("[CLS]", "river", "##bank", ".", "[SEP]")]
+    [False, True, True, False, False]
+    """
+    return not (token.startswith("[") and token.endswith("]")) and any(c.isalnum() for c in token)
+
+
+def strongest_head(enc: Encoded, piece: str) -> tuple[int, int, int]:
+    """The head giving the largest weight from ``piece`` to another word: ``(layer, head, j)``.
+
+    ``layer`` and ``head`` count from 1; ``j`` is the index of the word it picks. Special tokens,
+    punctuation and ``piece`` itself are left out, so the answer is a word of the sentence.
+    """
+    i = enc.position(piece)
+    others = [j for j, t in enumerate(enc.tokens) if j != i and is_word(t)]
+    if not others:
+        raise ValueError(f"{enc.text!r} has no word besides {piece!r} to look at")
+    rows = enc.attention[:, :, i, others]  # (L, n_heads, words)
+    layer, head, k = np.unravel_index(int(np.argmax(rows)), rows.shape)
+    return int(layer) + 1, int(head) + 1, others[int(k)]
+
+
+def attention_from_figure(enc: Encoded, piece: str) -> Figure:
+    """Heatmap of the weights ``piece`` gives every token: a row per layer, then the top head.
+
+    Each layer's row is the mean of its heads; the last row is the single head that gives the
+    largest weight to another word (see :func:`strongest_head`).
+    """
+    i = enc.position(piece)
+    n_layers, n_heads, T, _ = enc.attention.shape
+    mean = enc.attention[:, :, i, :].mean(axis=1)  # (L, T): each layer, heads averaged
+    layer, head, j = strongest_head(enc, piece)
+    rows = np.vstack([mean, enc.attention[layer - 1, head - 1, i]])  # (L + 1, T)
+    labels = [f"layer {n + 1}" for n in range(n_layers)] + [f"L{layer} H{head}"]
+    cmap, norm = mpl.colormaps[HEATMAP_CMAP], Normalize(0.0, 1.0)
+    with style():
+        fig = Figure(figsize=(WIDTH_IN, 1.3 + 0.34 * len(rows)), layout="constrained")
+        ax = fig.add_subplot()
+        ax.imshow(rows, cmap=cmap, norm=norm, interpolation="none", aspect="auto")
+        ax.axhline(n_layers - 0.5, color=INK, linewidth=2)  # means above, one head below
+        for r, row in enumerate(rows):
+            for c, w in enumerate(row):
+                red, green, blue, _ = cmap(norm(w))
+                dark = 0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.45
+                ax.text(
+                    c,
+                    r,
+                    f"{w:.2f}".lstrip("0"),
+                    ha="center",
+                    va="center",
+                    fontsize=9 if T <= 10 else 7,
+                    color="white" if dark else "black",
+                )
+        ax.set_xticks(range(T), enc.tokens, rotation=45, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(len(rows)), labels)
+        ax.tick_params(length=0)
+        ax.set_title(f'weights from "{piece}" (rows: mean of {n_heads} heads; last: one head)')
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+    tops = "; ".join(
+        f"layer {n + 1}: {enc.tokens[int(np.argmax(r))]} {r.max():.2f}" for n, r in enumerate(mean)
+    )
+    fig.alt_text = (  # type: ignore[attr-defined]
+        f'Heatmap of the attention "{piece}" gives each token of "{enc.text}" '
+        f"({', '.join(enc.tokens)}). One row per layer, averaged over its {n_heads} heads; the "
+        f"largest weight in each: {tops}. Last row: layer {layer}, head {head}, the head that "
+        f'gives another word the most weight: "{enc.tokens[j]}" gets '
+        f"{enc.attention[layer - 1, head - 1, i, j]:.2f}."
+    )
+    return fig
+
+
+def similarity_by_layer_figure(series: Mapping[str, Sequence[float]], what: str) -> Figure:
+    """Line chart of cosine similarities after each layer (0 = embeddings), one line per series.
+
+    >>> fig = similarity_by_layer_figure({"a": [1.0, 0.5], "b": [1.0, 0.9]}, "two vectors")
+    >>> print(fig.alt_text)
+    Line chart of the cosine similarity of two vectors after each layer (0 = before any \
+layer). a: 1.00, 0.50. b: 1.00, 0.90.
+    """
+    lengths = {len(v) for v in series.values()}
+    if len(lengths) != 1 or lengths == {0}:
+        raise ValueError("every series needs the same, non-zero number of layers")
+    x = np.arange(lengths.pop())
+    styles = ["-", "--", ":", "-."]
+    colours = list(PALETTE.values())
+    with style():
+        fig = Figure(figsize=(WIDTH_IN, 3.0), layout="constrained")
+        ax = fig.add_subplot()
+        for k, (name, values) in enumerate(series.items()):
+            ax.plot(
+                x,
+                values,
+                marker="o",
+                label=name,
+                linestyle=styles[k % len(styles)],
+                color=colours[k % len(colours)],
+            )
+        ax.set_xticks(x)
+        ax.set_xlabel("after layer (0 = embeddings)")
+        ax.set_ylabel("cosine similarity")
+        ax.yaxis.set_major_locator(ticker.MaxNLocator(5))
+        ax.grid(axis="y")
+        ax.legend(loc="lower left")
+    listed = " ".join(
+        f"{name}: {', '.join(f'{v:.2f}' for v in values)}." for name, values in series.items()
+    )
+    fig.alt_text = (  # type: ignore[attr-defined]
+        f"Line chart of the cosine similarity of {what} after each layer (0 = before any "
+        f"layer). {listed}"
+    )
+    return fig
