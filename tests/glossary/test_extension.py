@@ -120,7 +120,8 @@ def test_forced_link_shows_other_words_and_stops_automatic_linking_of_that_term(
 
 def test_forced_link_moves_the_link_to_the_chosen_place() -> None:
     html = render("A token here.\n\nThe [[token]] is defined here.")
-    assert html == f"<p>A token here.</p>\n<p>The {term('token', 'token', TOKEN)} is defined here.</p>"
+    linked = term("token", "token", TOKEN)
+    assert html == f"<p>A token here.</p>\n<p>The {linked} is defined here.</p>"
 
 
 def test_forced_ambiguous_form_links_the_term() -> None:
@@ -211,3 +212,19 @@ def test_loads_a_glossary_by_path_when_configured_by_name(tmp_path) -> None:
         extension_configs={"lessonkit.build.extensions.glossary": {"glossary": str(path)}},
     )
     assert 'href="/glossary.md#token"' in html
+
+
+def test_skips_admonition_titles_and_elements_marked_lk_no_glossary() -> None:
+    ext = GlossaryExtension(glossary=GLOSSARY, href="g/#{id}", words_box=False)
+    text = (
+        '!!! note "About tokens"\n\n    Body.\n\n'
+        '<div class="lk-no-glossary" markdown>\nA token in a widget.\n</div>\n\n'
+        "Then a token."
+    )
+    html = markdown.markdown(text, extensions=[ext, "admonition", "md_in_html"])
+    assert html == (
+        '<div class="admonition note">\n<p class="admonition-title">About tokens</p>\n'
+        "<p>Body.</p>\n</div>\n"
+        '<div class="lk-no-glossary">\n<p>A token in a widget.</p>\n</div>\n'
+        f"<p>Then a {term('token', 'token', TOKEN)}.</p>"
+    )

@@ -6,7 +6,9 @@ Authoring syntax (readable in a raw Markdown diff):
   linked; code, headings, links, summaries and admonition titles are never touched;
 - ``[[weights]]``: link the term here (and not automatically elsewhere on the page);
 - ``[[attention weights|weights]]``: link the term *attention weights*, showing "weights";
-- ``[[!weights]]``: plain text here: this "weights" is not a glossary term.
+- ``[[!weights]]``: plain text here: this "weights" is not a glossary term;
+- an element with class ``lk-no-glossary`` (e.g. ``<div class="lk-no-glossary" markdown>``) gets
+  no links at all.
 
 A linked term renders as a real link to its glossary entry with the definition in a
 ``role="tooltip"`` element named by ``aria-describedby``; after the lead paragraph (the first
@@ -45,7 +47,10 @@ SKIP_TAGS = frozenset(
     {"a", "code", "pre", "kbd", "samp", "script", "style", "summary", "button", "abbr", "math"}
     | {"svg", "textarea", "select", "label", "h1", "h2", "h3", "h4", "h5", "h6"}
 )
-SKIP_CLASSES = frozenset({"admonition-title", "arithmatex", "lk-term", "lk-words"})
+SKIP_CLASSES = frozenset(
+    {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary"}
+)
+"""``lk-no-glossary`` lets an author or a widget keep a whole element free of links."""
 MARKER = "data-lk-glossary"
 
 
