@@ -214,17 +214,22 @@ def test_loads_a_glossary_by_path_when_configured_by_name(tmp_path) -> None:
     assert 'href="/glossary.md#token"' in html
 
 
-def test_skips_admonition_titles_and_elements_marked_lk_no_glossary() -> None:
+def test_skips_admonition_titles_tables_quizzes_and_elements_marked_lk_no_glossary() -> None:
     ext = GlossaryExtension(glossary=GLOSSARY, href="g/#{id}", words_box=False)
     text = (
         '!!! note "About tokens"\n\n    Body.\n\n'
+        "| token |\n| --- |\n| a token |\n\n"
         '<div class="lk-no-glossary" markdown>\nA token in a widget.\n</div>\n\n'
+        '<div class="lk-quiz" markdown>\nWhat is a token?\n</div>\n\n'
         "Then a token."
     )
-    html = markdown.markdown(text, extensions=[ext, "admonition", "md_in_html"])
+    html = markdown.markdown(text, extensions=[ext, "admonition", "md_in_html", "tables"])
     assert html == (
         '<div class="admonition note">\n<p class="admonition-title">About tokens</p>\n'
         "<p>Body.</p>\n</div>\n"
+        "<table>\n<thead>\n<tr>\n<th>token</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+        "<td>a token</td>\n</tr>\n</tbody>\n</table>\n"
         '<div class="lk-no-glossary">\n<p>A token in a widget.</p>\n</div>\n'
+        '<div class="lk-quiz">\n<p>What is a token?</p>\n</div>\n'
         f"<p>Then a {term('token', 'token', TOKEN)}.</p>"
     )

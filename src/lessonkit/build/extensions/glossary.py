@@ -46,11 +46,13 @@ MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
 SKIP_TAGS = frozenset(
     {"a", "code", "pre", "kbd", "samp", "script", "style", "summary", "button", "abbr", "math"}
     | {"svg", "textarea", "select", "label", "h1", "h2", "h3", "h4", "h5", "h6"}
+    | {"table"}  # Material scrolls tables in an overflow box, which would clip a tooltip
 )
 SKIP_CLASSES = frozenset(
-    {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary"}
+    {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary", "lk-quiz"}
 )
-"""``lk-no-glossary`` lets an author or a widget keep a whole element free of links."""
+"""``lk-no-glossary`` lets an author or a widget keep a whole element free of links; a quiz gets
+none because a definition would give its answer away (and its feedback is sealed until used)."""
 MARKER = "data-lk-glossary"
 
 
