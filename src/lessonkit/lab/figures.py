@@ -102,9 +102,14 @@ STYLE: dict[str, Any] = {
 }
 """matplotlib settings every lesson figure uses; wrap pyplot code in :func:`style` to get them."""
 
-_SVG_SAVE_RC = {k: STYLE[k] for k in ("svg.fonttype", "svg.hashsalt", "font.family")} | {
-    k: STYLE[k] for k in ("font.sans-serif", "font.monospace")
-}
+_SVG_SAVE_KEYS = (
+    "svg.fonttype",
+    "svg.hashsalt",
+    "font.family",
+    "font.sans-serif",
+    "font.monospace",
+)
+"""Settings :func:`to_svg` applies even to a figure drawn without :func:`style`."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
@@ -301,6 +306,7 @@ def cost_curve(max_n: int) -> Figure:
         ax.set_ylim(0, comparisons(max_n) * 1.05)
         ax.xaxis.set_major_locator(ticker.MaxNLocator(5, integer=True))
         ax.xaxis.set_major_formatter(ticker.StrMethodFormatter("{x:,.0f}"))
+        ax.yaxis.set_major_locator(ticker.MaxNLocator(5))
         ax.yaxis.set_major_formatter(ticker.EngFormatter(sep=""))
         ax.set_xlabel("tokens (n)")
         ax.set_ylabel("comparisons")
@@ -411,7 +417,7 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
             f"{id_prefix!r}"
         )
     buffer = io.StringIO()
-    with mpl.rc_context(_SVG_SAVE_RC):
+    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}):
         fig.savefig(
             buffer,
             format="svg",
@@ -431,13 +437,13 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{id_prefix}-\1)", svg)
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{id_prefix}-\1"', svg)
     label = html.escape(alt, quote=True)
-    root = re.match(r"<svg\b[^>]*>", svg)
-    assert root is not None  # matplotlib always writes one
-    attrs = re.sub(r'\s(?:width|height)="[^"]*"', "", root.group(0)[len("<svg") : -1])
-    width_pt = float(re.search(r'viewBox="0 0 ([\d.]+)', attrs).group(1))  # type: ignore[union-attr]
+    root_end = svg.index(">") + 1  # the <svg ...> start tag: no ">" inside its attributes
+    # Drop the fixed width and height: the viewBox keeps the aspect ratio at any width.
+    attrs = re.sub(r'\s(?:width|height)="[^"]*"', "", svg[len("<svg") : root_end - 1])
+    width_pt = float(attrs.split('viewBox="0 0 ')[1].split()[0])
     new_root = (
         f'<svg role="img" aria-label="{label}"{attrs} style="width: 100%; height: auto; '
         f'max-width: {width_pt * 4 / 3:.0f}px; stroke-linejoin: round; stroke-linecap: butt">'
         f"\n <title>{label}</title>"
     )
-    return new_root + svg[root.end() :].rstrip() + "\n"
+    return new_root + svg[root_end:].rstrip() + "\n"
