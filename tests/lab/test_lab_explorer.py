@@ -161,6 +161,8 @@ def test_extreme_scores_give_finite_weights_and_the_stable_total() -> None:
     assert n.weights == ("0.50", "0.00", "0.50") and n.output == "20.00"
     assert n.exponentials[0] == exact_exp(10_000) and n.total == exact_exp(10_000 + math.log(2))
     assert n.sentence.startswith("Tokens 1 and 3 tie")
+    low = explorer_numbers([-1000, -1000, -1000], [1, 2, 3])  # every e**score underflows to 0
+    assert low.total == exact_exp(-1000 + math.log(3)) and low.output == "2.00"
 
 
 def test_the_sentence_covers_a_clear_winner_a_narrow_one_and_a_full_tie() -> None:

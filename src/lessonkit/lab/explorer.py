@@ -145,7 +145,7 @@ def explorer_numbers(
     weights = [float(w) for w in softmax(np.array(s), temperature=temperature)]
     z = [x / temperature for x in s]
     top = max(z)
-    if top <= EXP_FIXED[1]:  # small enough to add up directly, as the lesson does
+    if EXP_FIXED[0] <= top <= EXP_FIXED[1]:  # add up directly, as the lesson does
         log_total = math.log(math.fsum(math.exp(x) for x in z))
     else:  # log-sum-exp: the total's logarithm without computing e**z
         log_total = top + math.log(math.fsum(math.exp(x - top) for x in z))
