@@ -261,11 +261,42 @@ def test_a_phone_has_no_sideways_scroll_and_touch_works(browser, site_url: str) 
     expect(field(page, "score", 2)).to_have_attribute("aria-invalid", "true")
     page.locator(f'{BOX} [data-role="reset"]').tap()
     assert shown(page) == expected(*LESSON_INPUTS)
+    slider = field(page, "score", 0, "range")
+    slider.tap(position={"x": 1, "y": slider.bounding_box()["height"] / 2})  # the left end
+    expect(field(page, "score", 0)).to_have_value("-10")
+    assert shown(page) == expected([-10, 1, 0], [10, 20, 30], 1)
     word = page.locator(f"{GRID} tbody tr").nth(4).locator("button")
     word.tap()
     expect(page.locator(f"{GRID} tbody tr").nth(4)).to_have_class(re.compile("is-active"))
     expect(page.locator(f'{GRID} [data-out="focus"]')).to_contain_text("“river” attends most")
     context.close()
+
+
+def test_a_mouse_drags_a_slider_and_bars_move_unless_motion_is_reduced(
+    browser, site_url: str
+) -> None:
+    for motion, duration in (("no-preference", "0.25s"), ("reduce", "0s")):
+        context = browser.new_context(reduced_motion=motion)
+        page = context.new_page()
+        page.goto(site_url + LESSON)
+        bar = page.locator(f"{BOX} .lk-explorer__bar > span").first
+        assert bar.evaluate("(el) => getComputedStyle(el).transitionDuration") == duration
+        slider = field(page, "value", 1, "range")
+        slider.scroll_into_view_if_needed()
+        box = slider.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] - 1, box["y"] + box["height"] / 2, steps=5)
+        page.mouse.up()
+        expect(field(page, "value", 1)).to_have_value("100")
+        assert shown(page) == expected([3, 1, 0], [10, 100, 30], 1)
+        width = bar.evaluate("(el) => el.getBoundingClientRect().width")
+        page.locator(f'{BOX} [data-role="reset"]').click()
+        field(page, "score", 0).fill("-5")  # token 1's bar shrinks; its track keeps its size
+        page.wait_for_timeout(400)
+        assert bar.evaluate("(el) => el.getBoundingClientRect().width") < width / 10
+        assert page.locator(f"{BOX} .lk-explorer__bar").first.bounding_box()["width"] > 0
+        context.close()
 
 
 def test_the_grid_shows_where_a_word_looks_on_hover_and_on_focus(fresh: Page) -> None:
