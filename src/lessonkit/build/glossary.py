@@ -240,8 +240,24 @@ def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, i
     return items
 
 
-def _entry(node: Node, problems: list[Problem]) -> tuple[dict[str, object], int] | None:
-    """One YAML entry as ``{field: value}`` with the lines needed for later checks."""
+@dataclass
+class _Entry:
+    """One YAML entry before it becomes a Term: text fields, list fields, and their lines."""
+
+    line: int
+    text: dict[str, str] = field(default_factory=dict)
+    lists: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def items(self, key: str) -> list[tuple[str, int]]:
+        return self.lists.get(key, [])
+
+    def values(self, key: str) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.items(key))
+
+
+def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
+    """One YAML entry with the lines needed for later checks; problems for what is malformed."""
     if not isinstance(node, MappingNode):
         problems.append(
             Problem(
@@ -251,8 +267,8 @@ def _entry(node: Node, problems: list[Problem]) -> tuple[dict[str, object], int]
             )
         )
         return None
+    entry = _Entry(_line(node))
     seen: dict[str, int] = {}
-    fields: dict[str, object] = {"lines": {}}
     for key_node, value_node in node.value:
         key, line = str(key_node.value), _line(key_node)
         if key in seen:
@@ -266,14 +282,15 @@ def _entry(node: Node, problems: list[Problem]) -> tuple[dict[str, object], int]
             hint = f"did you mean '{close[0]}'?" if close else f"fields: {', '.join(FIELDS)}"
             problems.append(Problem(f"unknown field '{key}'", line, hint=hint))
             continue
-        fields["lines"][key] = _line(value_node)  # type: ignore[index]
+        entry.lines[key] = _line(value_node)
         if key in ("aliases", "related", "ambiguous"):
-            fields[key] = _strings(value_node, key, problems)
+            entry.lists[key] = _strings(value_node, key, problems)
         elif isinstance(value_node, ScalarNode):
-            fields[key] = value_node.value if value_node.tag != "tag:yaml.org,2002:null" else ""
+            null = value_node.tag == "tag:yaml.org,2002:null"
+            entry.text[key] = "" if null else value_node.value
         else:
             problems.append(Problem(f"'{key}' must be text, not a list or mapping", line))
-    return fields, _line(node)
+    return entry
 
 
 def parse(text: str, path: str = "glossary.yml") -> Glossary:
@@ -318,20 +335,19 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
         )
     problems: list[Problem] = []
     terms: list[Term] = []
-    raw: list[tuple[Term, dict]] = []
+    raw: list[tuple[Term, _Entry]] = []
     for node in root.value:
-        parsed = _entry(node, problems)
-        if parsed is None:
+        entry = _entry(node, problems)
+        if entry is None:
             continue
-        fields, line = parsed
-        lines: dict[str, int] = fields["lines"]  # type: ignore[assignment]
-        name = " ".join(str(fields.get("term", "")).split())
+        line, lines = entry.line, entry.lines
+        name = " ".join(entry.text.get("term", "").split())
         if not name:
             problems.append(
                 Problem("entry has no 'term'", line, hint="add 'term: name' to the entry")
             )
             continue
-        definition = str(fields.get("definition", ""))
+        definition = entry.text.get("definition", "")
         if not definition.strip():
             problems.append(
                 Problem(
@@ -343,7 +359,7 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
             continue
         bad = [
             (form, lines.get("term", line) if form == name else alias_line)
-            for form, alias_line in [(name, line), *fields.get("aliases", [])]  # type: ignore[misc]
+            for form, alias_line in [(name, line), *entry.items("aliases")]
             if not NAME_RE.match(form)
         ]
         for form, form_line in bad:
@@ -356,7 +372,7 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
             )
         if bad:
             continue
-        term_id = str(fields.get("id", "")) or slug(name)
+        term_id = entry.text.get("id", "") or slug(name)
         if not ID_RE.match(term_id):
             problems.append(
                 Problem(
@@ -370,9 +386,9 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
             term = Term(
                 name=name,
                 definition=definition.strip(),
-                aliases=tuple(a for a, _ in fields.get("aliases", [])),  # type: ignore[attr-defined]
-                related=tuple(r for r, _ in fields.get("related", [])),  # type: ignore[attr-defined]
-                ambiguous=tuple(a for a, _ in fields.get("ambiguous", [])),  # type: ignore[attr-defined]
+                aliases=entry.values("aliases"),
+                related=entry.values("related"),
+                ambiguous=entry.values("ambiguous"),
                 id=term_id,
                 line=line,
             )
@@ -380,7 +396,7 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
             problems.append(Problem(f"term '{name}': {error}", lines.get("definition", line)))
             continue
         terms.append(term)
-        raw.append((term, fields))
+        raw.append((term, entry))
     problems += _cross_check(raw)
     if problems:
         raise LessonError(
@@ -389,12 +405,12 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
     return Glossary(terms, path)
 
 
-def _cross_check(raw: list[tuple[Term, dict]]) -> list[Problem]:
+def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
     """Duplicate ids and forms across terms; unknown related terms; stray ambiguous forms."""
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
     written: dict[str, tuple[Term, int]] = {}  # normalized name or alias -> (term, line)
-    for term, fields in raw:
+    for term, entry in raw:
         if term.id in ids:
             first = ids[term.id]
             problems.append(
@@ -407,7 +423,7 @@ def _cross_check(raw: list[tuple[Term, dict]]) -> list[Problem]:
             )
             continue
         ids[term.id] = term
-        forms = [(term.name, term.line), *fields.get("aliases", [])]
+        forms = [(term.name, term.line), *entry.items("aliases")]
         for form, line in forms:
             key = normalize(form)
             if key in written and written[key][0] is not term:
@@ -422,8 +438,8 @@ def _cross_check(raw: list[tuple[Term, dict]]) -> list[Problem]:
                 )
             written.setdefault(key, (term, line))
     names = {normalize(t.name): t for t, _ in raw}
-    for term, fields in raw:
-        for name, line in fields.get("related", []):
+    for term, entry in raw:
+        for name, line in entry.items("related"):
             if normalize(name) not in written:
                 close = difflib.get_close_matches(normalize(name), list(names), n=2)
                 hint = (
@@ -435,7 +451,7 @@ def _cross_check(raw: list[tuple[Term, dict]]) -> list[Problem]:
                     Problem(f"term '{term.name}' is related to unknown term '{name}'", line, hint)
                 )
         own = {normalize(f) for f in term.forms}
-        for form, line in fields.get("ambiguous", []):
+        for form, line in entry.items("ambiguous"):
             if normalize(form) not in own:
                 problems.append(
                     Problem(
