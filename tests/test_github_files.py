@@ -136,6 +136,7 @@ def test_pull_request_workflow_is_read_only_and_runs_tests_and_strict_build() ->
         assert set(job.get("permissions", {}).values()) <= {"read", "none"}
     runs = [step.get("run", "") for step in steps]
     assert "scripts/test" in runs
+    assert ".venv/bin/lessonkit check" in runs
     assert any(r.startswith("scripts/build") for r in runs), "scripts/build is strict"
     checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
     assert checkout["with"]["persist-credentials"] is False

@@ -1,0 +1,124 @@
+"""The ``lessonkit`` command: ``lessonkit new`` scaffolds a lesson, ``lessonkit check`` checks them.
+
+Both find the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
+``check`` prints each problem as ``file:line: error: message`` with a hint, then a summary, and
+exits 1 if any error was found (warnings alone exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from lessonkit.build.lint import check_files
+from lessonkit.build.project import CONFIG_NAME, Project
+from lessonkit.build.scaffold import DEFAULT_SECTION, ScaffoldError, new_lesson
+
+
+def _display(path: Path) -> str:
+    """``path`` relative to the current folder when it is below it, as editors expect."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def _project(config: str | None) -> Project | None:
+    if config is None:
+        return Project.find()
+    path = Path(config)
+    return Project.from_text(path.read_text(encoding="utf-8"), path.resolve())
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    project = _project(args.config_file)
+    if args.paths:
+        paths = [Path(p) for p in args.paths]
+    elif project is not None:
+        paths = [project.docs_dir]
+    else:
+        print(
+            f"lessonkit check: no {CONFIG_NAME} here or above; name the files to check",
+            file=sys.stderr,
+        )
+        return 2
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print(f"lessonkit check: no such file or folder: {missing[0]}", file=sys.stderr)
+        return 2
+    report = check_files(
+        paths,
+        docs_dir=project.docs_dir if project else None,
+        glossary=project.glossary if project else None,
+        virtual_pages=[project.glossary_page] if project and project.glossary else [],
+        display=_display,
+    )
+    for problem in report.problems:
+        print(problem.format())
+    seconds = time.perf_counter() - started
+    files = f"{report.files} file{'s' * (report.files != 1)}"
+    print(
+        f"lessonkit check: {files}, {report.errors} error(s), {report.warnings} warning(s) "
+        f"in {seconds:.2f} s",
+        file=sys.stderr,
+    )
+    return 1 if report.errors else 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    project = _project(args.config_file)
+    if project is None:
+        print(
+            f"lessonkit new: no {CONFIG_NAME} here or above; run it in the site's folder",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        path, in_nav = new_lesson(
+            project.config_file, project.docs_dir, args.slug, args.title, args.section
+        )
+    except ScaffoldError as error:
+        print(f"lessonkit new: error: {error}", file=sys.stderr)
+        return 1
+    print(f"Created {_display(path)}" + (f", listed in nav in {CONFIG_NAME}" if in_nav else ""))
+    print("Preview it with: scripts/build --serve    Check it with: lessonkit check")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: ``lessonkit {new,check}``."""
+    main_parser = argparse.ArgumentParser(
+        prog="lessonkit", description="Write and check lessons for a lessonkit site."
+    )
+    main_parser.add_argument(
+        "-f", "--config-file", help=f"the site's {CONFIG_NAME} (default: found from here up)"
+    )
+    commands = main_parser.add_subparsers(dest="command", required=True)
+
+    new = commands.add_parser("new", help="create a lesson from the template and list it in nav")
+    new.add_argument("slug", help="the page's file name without .md, e.g. positional-encoding")
+    new.add_argument("--title", help="the lesson's title (default: from the slug)")
+    new.add_argument(
+        "--section", default=DEFAULT_SECTION, help=f"nav section to add it to ({DEFAULT_SECTION})"
+    )
+    new.set_defaults(run=cmd_new)
+
+    check = commands.add_parser("check", help="check lessons without building the site")
+    check.add_argument("paths", nargs="*", help="files or folders (default: the docs folder)")
+    check.set_defaults(run=cmd_check)
+    return main_parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
