@@ -202,25 +202,30 @@ def test_quiz_syntax_shown_as_code_is_left_alone() -> None:
     assert "lk-quiz" not in html
 
 
-def test_glossary_terms_work_in_question_and_feedback() -> None:
-    """The glossary's treeprocessor runs over the quiz like any prose (not inside labels, where
-    a link would fight with choosing the option)."""
+def test_glossary_marks_in_a_quiz_render_as_plain_words() -> None:
+    """The glossary keeps quizzes free of tooltips (a definition could give the answer away):
+    ``[[term]]`` marks in the question, options and feedback read as plain words, never as
+    literal brackets, and inline code still renders."""
     from lessonkit.build.extensions.glossary import GlossaryExtension
     from lessonkit.build.glossary import Glossary, Term
 
     glossary = Glossary([Term("token", "A piece of text."), Term("vector", "A list of numbers.")])
-    source = SINGLE.replace("One `int` per token", "One `int` per [[vector]]").replace(
-        "What does `softmax` return?", "What does `softmax` return for each token?"
+    source = (
+        SINGLE.replace("return?", "return for each [[token]]?")
+        .replace("One `int` per token", "One `int` per [[vector]]")
+        .replace("Right: `softmax", "Right: a [[vector]] of weights, `softmax")
     )
-    source = source.replace("Right: `softmax", "Right: a [[vector]] of weights, `softmax")
     terms = GlossaryExtension(glossary=glossary, href="g.html#{id}", words_box=False)
-    html = render(source, terms)
-    legend = re.search(r"<legend>.*?</legend>", html)[0]
-    assert 'class="lk-term"' in legend and 'data-lk-term="token"' in legend
-    assert "lk-term" not in "".join(re.findall(r"<label.*?</label>", html))
+    html = render("A [[token]] outside the quiz.\n\n" + source, terms)
+    inside = html[html.index('<div class="lk-quiz"') :]
     _, seals = opened(html)
-    assert 'data-lk-term="vector"' in seals[1][1]
-    assert 'role="tooltip">A list of numbers.</span>' in seals[1][1]
+    assert 'class="lk-term"' in html[: html.index('<div class="lk-quiz"')]
+    for text in (inside, *(feedback for _, feedback in seals)):
+        assert "[[" not in text
+        assert "lk-term" not in text
+    assert "<legend>What does <code>softmax</code> return for each token?</legend>" in inside
+    assert ">One <code>int</code> per vector.</label>" in inside
+    assert seals[1][1].startswith("<p>Right: a vector of weights, <code>softmax(")
 
 
 def _attributes(html: str) -> list[tuple[str, str | None]]:

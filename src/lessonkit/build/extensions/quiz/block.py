@@ -1,8 +1,9 @@
 """The ``/// quiz`` block: read the parsed content, refuse a malformed quiz, build the HTML.
 
 The block works at Python-Markdown's block stage (``on_end``), before inline parsing, so the
-question, option labels and feedback it places are still ordinary Markdown: inline code, links
-and the glossary's treeprocessor handle them afterwards like anything else on the page.
+question, option labels and feedback it places are still ordinary Markdown, parsed afterwards like
+anything else on the page (inline code, emphasis, links; treeprocessors such as the glossary's,
+which by its own choice keeps quizzes free of tooltips and turns ``[[term]]`` into plain words).
 """
 
 from __future__ import annotations
