@@ -22,8 +22,9 @@ class LessonkitConfig(base.Config):
     workers = c.Type(int, default=0)
     """Worker processes that run pages in parallel; 0 means one per CPU core."""
 
-    glossary = c.Type(str, default="")
-    """The glossary YAML, relative to docs_dir (e.g. ``glossary.yml``); empty: no glossary."""
+    glossary = c.Optional(c.Type(str))
+    """The glossary YAML, relative to docs_dir. Not set: ``glossary.yml`` if docs_dir has one;
+    an empty string: no glossary."""
 
     glossary_page = c.Type(str, default="glossary.md")
     """The glossary page generated from it (a virtual file: list it in ``nav`` like a page)."""

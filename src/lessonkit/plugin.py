@@ -64,7 +64,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.engine.forget()
             self._execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self._execute)
-        self._glossary = self._load_glossary(config) if self.config.glossary else None
+        self._glossary = self._load_glossary(config)
         if self._glossary:
             href = f"/{self.config.glossary_page}#{{id}}"  # MkDocs makes it relative per page
             config.markdown_extensions.append(GlossaryExtension(glossary=self._glossary, href=href))
@@ -83,12 +83,12 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                     if program is not None:
                         self.engine.submit(program, self._display_path(file), text)
         if self._glossary:  # the YAML becomes a page, not a download; the page edits the YAML
-            if yml := files.get_file_from_path(self.config.glossary):
+            if yml := files.get_file_from_path(self._glossary_src):
                 files.remove(yml)
             page = File.generated(
                 config, self.config.glossary_page, content=page_markdown(self._glossary)
             )
-            page.edit_uri = self.config.glossary
+            page.edit_uri = self._glossary_src
             files.append(page)
         return files
 
@@ -187,8 +187,14 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _error(self, error: LessonError, file: File) -> PluginError:
         return PluginError(str(LessonError(p.at(self._display_path(file)) for p in error.problems)))
 
-    def _load_glossary(self, config: MkDocsConfig) -> Glossary:
-        path = Path(config.docs_dir) / self.config.glossary
+    def _load_glossary(self, config: MkDocsConfig) -> Glossary | None:
+        name = self.config.glossary
+        if name is None:  # not set: the site's glossary.yml, if it has one
+            name = "glossary.yml" if (Path(config.docs_dir) / "glossary.yml").is_file() else ""
+        self._glossary_src = name
+        if not name:
+            return None
+        path = Path(config.docs_dir) / name
         try:
             return load(path, os.path.relpath(path, self._config_dir))
         except LessonError as error:

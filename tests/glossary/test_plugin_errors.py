@@ -17,8 +17,7 @@ nav:
   - Glossary: glossary.md
 plugins:
   - lessonkit:
-      execute: false
-      glossary: glossary.yml
+      execute: false{glossary}
       glossary_unused: {unused}
 markdown_extensions:
   - attr_list
@@ -41,9 +40,15 @@ Text becomes tokens, then {vector}.
 LESSON = TEMPLATE.format(vector="vectors")
 
 
-def build(tmp_path: Path, glossary: str = GLOSSARY, lesson: str = LESSON, unused: str = "info"):
+def build(
+    tmp_path: Path,
+    glossary: str = GLOSSARY,
+    lesson: str = LESSON,
+    unused: str = "info",
+    option: str = "\n      glossary: glossary.yml",
+):
     (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(CONFIG.format(unused=unused))
+    (tmp_path / "mkdocs.yml").write_text(CONFIG.format(unused=unused, glossary=option))
     (tmp_path / "docs" / "glossary.yml").write_text(glossary)
     (tmp_path / "docs" / "lesson.md").write_text(lesson)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -51,8 +56,9 @@ def build(tmp_path: Path, glossary: str = GLOSSARY, lesson: str = LESSON, unused
     return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
 
 
-def test_a_good_site_builds_with_its_glossary_page(tmp_path: Path) -> None:
-    result = build(tmp_path)
+@pytest.mark.parametrize("option", ["\n      glossary: glossary.yml", ""])
+def test_a_good_site_builds_with_its_glossary_page(tmp_path: Path, option: str) -> None:
+    result = build(tmp_path, option=option)  # without the option, docs/glossary.yml is used
     assert result.returncode == 0, result.stderr
     page = (tmp_path / "site" / "glossary" / "index.html").read_text()
     assert 'id="token"' in page and 'href="../lesson/">Lesson</a>' in page
