@@ -186,9 +186,14 @@ def test_the_sentence_follows_the_winning_token_and_says_when_tokens_tie(lesson:
         (1, 0, 1): "Tokens 1 and 3 tie for the highest score",
         (2, 2, 2): "All 3 tokens tie",
     }
+    controls = lesson.locator(f"{BOX} .lk-explorer__controls")
+    top = "(el) => el.getBoundingClientRect().top + window.scrollY"
+    tops = set()
     for scores, words in cases.items():
         set_inputs(lesson, scores, values, 1)
         assert sentence(lesson).startswith(words), scores
+        tops.add(controls.evaluate(top))
+    assert len(tops) == 1, "a longer or shorter sentence must not move the controls"
     assert lesson.locator(f'{BOX} [data-out="sentence"]').get_attribute("aria-live") == "polite"
 
 
@@ -261,6 +266,12 @@ def test_a_phone_has_no_sideways_scroll_and_touch_works(browser, site_url: str) 
     expect(field(page, "score", 2)).to_have_attribute("aria-invalid", "true")
     page.locator(f'{BOX} [data-role="reset"]').tap()
     assert shown(page) == expected(*LESSON_INPUTS)
+    say = page.locator(f'{BOX} [data-out="sentence"]')
+    heights = {say.bounding_box()["height"]}
+    for scores in ([0.2, 0, 0.1], [1, 0, 1], [2, 2, 2], [3, 1, 0]):  # longest to shortest
+        set_inputs(page, scores, [10, 20, 30], 1)
+        heights.add(say.bounding_box()["height"])
+    assert len(heights) == 1, f"the sentence's room changed on a phone: {heights}"
     slider = field(page, "score", 0, "range")
     slider.tap(position={"x": 1, "y": slider.bounding_box()["height"] / 2})  # the left end
     expect(field(page, "score", 0)).to_have_value("-10")
