@@ -14,8 +14,9 @@ def test_a_cold_build_equals_the_session_build_byte_for_byte(built_site: Path, t
         f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
         f"docs_dir: {ROOT / 'docs'}\n"
         f"theme:\n  custom_dir: {ROOT / 'overrides'}\n"
-        "plugins:\n  lessonkit:\n"
-        f"    cache_dir: {tmp_path / 'empty-cache'}\n"
+        "plugins:\n  - search\n  - lessonkit:\n"
+        "      glossary: glossary.yml\n"
+        f"      cache_dir: {tmp_path / 'empty-cache'}\n"
     )
     site = tmp_path / "site"
     result = subprocess.run(
