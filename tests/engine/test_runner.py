@@ -79,3 +79,9 @@ def test_writes_into_protected_folders_are_refused(tmp_path: Path) -> None:
     result = run(text, page_dir=tmp_path, watch=FileWatch([], [tmp_path]))
     assert result.problems[0].message.startswith("PermissionError")
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_names_a_doctest_defines_are_seen_by_later_blocks_and_values() -> None:
+    result = run("```pycon\n>>> y = 5\n```\n\n```pycon\n>>> y + 1\n6\n```\n\nY is {{ y }}.\n")
+    assert result.ok, result.problems
+    assert result.steps[-1].text == "5"

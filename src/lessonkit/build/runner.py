@@ -222,6 +222,7 @@ class _RecordingRunner(doctest.DocTestRunner):
 def _run_doctest(step: Step, namespace: dict[str, Any], path: str, index: int) -> StepResult:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
+    test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
     runner = _RecordingRunner()
     with _capture_stdout():
         runner.run(test, clear_globs=False)
