@@ -22,13 +22,13 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"  # before transformers is imported: never touch the network
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
-import argparse  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import transformers  # noqa: E402
-from transformers import AutoTokenizer, BertModel  # noqa: E402
+import numpy as np
+import torch
+import transformers
+from transformers import AutoTokenizer, BertModel
 
 SENTENCES = (
     "The bank of the river was muddy.",
