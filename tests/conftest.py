@@ -41,6 +41,19 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Answer a miss with the site's own 404.html (status 404), as GitHub Pages does."""
+        page = Path(self.directory) / SUBPATH / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
