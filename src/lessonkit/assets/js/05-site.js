@@ -20,7 +20,7 @@ lessonkit.onPage((root) => {
   const fixCodeNavs = () => {
     for (const nav of root.querySelectorAll("nav.md-code__nav")) nav.setAttribute("role", "none");
   };
-  fixScrollBoxes();
+  setTimeout(fixScrollBoxes, 0); // measuring forces a layout: not inside Material's own task
   fixCodeNavs();
   requestAnimationFrame(fixCodeNavs);
   if (!lessonkit.siteResizeWatched) {
