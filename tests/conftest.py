@@ -14,6 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests check laws, not speed: a loaded CI machine must not fail them on a deadline.
+settings.register_profile("lessonkit", deadline=None)
+settings.load_profile("lessonkit")
 
 ROOT = Path(__file__).resolve().parents[1]
 SUBPATH = "lessonkit"
