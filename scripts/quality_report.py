@@ -486,7 +486,15 @@ def write_docs(text: str) -> None:
         f"{SECTION}\n\n"
         "`scripts/quality_report.py` builds this site and, in the same run, a plain Material site "
         "with the same prose (default settings, no lessonkit), serves both gzipped on localhost "
-        "under a sub-path and measures them. Latest run:\n\n"
+        "under a sub-path and measures them. The axe, link, third-party-request, console, 404, "
+        "print and layout-shift checks also run in CI (`tests/browser/test_quality.py`, "
+        "`tests/test_site_links.py`); Lighthouse is too slow for CI and runs from the script.\n\n"
+        "Nothing loads from another host: Material's Google Fonts are off (`font: false`, system "
+        "fonts), and Material's repository facts (stars and forks fetched from api.github.com on "
+        "every page view) are left out by `overrides/partials/source.html`, which keeps the "
+        "repository link: a request to a third party for every reader, rate-limited by GitHub, "
+        "for numbers no lesson needs.\n\n"
+        "Latest run:\n\n"
     )
     section = intro + text
     old = DOCS_PAGE.read_text(encoding="utf-8") if DOCS_PAGE.is_file() else ""
@@ -498,7 +506,11 @@ def write_docs(text: str) -> None:
     elif old:
         new = old.rstrip("\n") + "\n\n" + section
     else:
-        new = "# How this site is built\n\n" + section
+        new = (
+            "---\ntitle: How this site is built\n"
+            "description: How lessonkit builds, checks and measures this site.\n---\n\n"
+            "# How this site is built\n\n" + section
+        )
     DOCS_PAGE.parent.mkdir(parents=True, exist_ok=True)
     DOCS_PAGE.write_text(new, encoding="utf-8")
 
