@@ -79,7 +79,7 @@
       link.dataset.lkReportLink = "";
       link.textContent = "report";
       const hidden = document.createElement("span");
-      hidden.className = "lk-report__hidden";
+      hidden.className = "lk-visually-hidden";
       hidden.textContent = ` a mistake in “${headingText(heading)}”`;
       link.append(hidden);
       heading.append(link);
