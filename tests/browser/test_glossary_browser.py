@@ -116,6 +116,8 @@ def test_tooltips_work_after_instant_navigation_away_and_back(page: Page, site_u
     expect(page).to_have_url(site_url)
     page.locator(".md-nav__link", has_text="Transformers and attention").first.click()
     expect(page).to_have_url(site_url + LESSON)
+    # The URL changes before Material swaps the content in: wait for the lesson itself.
+    expect(page.locator("article h1")).to_contain_text("Transformers and attention")
     assert page.evaluate("window.lkNoReload === true"), "Material's instant navigation was used"
     link = body_term(page)
     tip = tip_of(page, link)
