@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from html import unescape
 from pathlib import Path
 
@@ -33,6 +34,12 @@ from lessonkit.config import LessonkitConfig
 
 log = logging.getLogger("mkdocs.plugins.lessonkit")
 
+# Material's search plugin parses every page's content with Python's HTMLParser; an inline SVG
+# figure is hundreds of tags (and its tick labels are no search terms). Figures leave the content
+# while it is indexed and come back in the page's final HTML.
+_FIGURE_SVG = re.compile(r'(<figure class="lk-figure">)(<svg\b.*?</svg>)', re.DOTALL)
+_FIGURE_SLOT = re.compile(r'<svg data-lk-figure="(\d+)"></svg>')
+
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     """Wires lessonkit into MkDocs; the features live in the Markdown extensions."""
@@ -48,6 +55,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._close_engine()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self._parsed: dict[str, tuple[str, str, Program]] = {}
+        self._figures: dict[str, list[str]] = {}
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
         config.extra_javascript.append(f"{base}/lessonkit.js")
@@ -62,6 +71,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                     protected=(Path(config.site_dir).resolve(),),
                 )
             self.engine.forget()
+            self.engine.warm_up_if_cold()
             self._execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self._execute)
         self._glossary = self._load_glossary(config)
@@ -130,13 +140,17 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     ) -> str:
         if self.engine and page.file.abs_src_path:
             text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
-            body, _, offset = split_front_matter(text)
-            if body != markdown:  # another plugin changed the page: run what it now holds
-                text, offset = markdown, 0
-            try:
-                program = parse_program(markdown, offset, page.file.src_uri)
-            except LessonError as error:
-                raise self._error(error, page.file) from None
+            parsed = self._parsed.pop(page.file.src_uri, None)
+            if parsed and parsed[:2] == (text, markdown):
+                program = parsed[2]  # unchanged since on_files parsed it
+            else:
+                body, _, offset = split_front_matter(text)
+                if body != markdown:  # another plugin changed the page: run what it now holds
+                    text, offset = markdown, 0
+                try:
+                    program = parse_program(markdown, offset, page.file.src_uri)
+                except LessonError as error:
+                    raise self._error(error, page.file) from None
             result = self.engine.result(program, self._display_path(page.file), text)
             if not result.ok:
                 raise PluginError(str(LessonError(result.problems)))
@@ -166,6 +180,32 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             context["lessonkit_report"] = page_report(config.repo_url, title, url, headings)
         return context
 
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        figures: list[str] = []
+
+        def slot(match: re.Match[str]) -> str:
+            figures.append(match[2])
+            return f'{match[1]}<svg data-lk-figure="{len(figures) - 1}"></svg>'
+
+        html = _FIGURE_SVG.sub(slot, html)
+        if figures:
+            self._figures[page.file.src_uri] = figures
+        return html
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        figures = self._figures.pop(page.file.src_uri, None)
+        if not figures:
+            return output
+        output, count = _FIGURE_SLOT.subn(lambda match: figures[int(match[1])], output)
+        if count != len(figures):
+            raise PluginError(
+                f"{page.file.src_uri}: {len(figures) - count} of its {len(figures)} figures went "
+                "missing between rendering and writing the page (did another plugin rewrite it?)"
+            )
+        return output
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.serving:
             self._close_engine()
@@ -177,9 +217,11 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _program(self, file: File, text: str) -> Program | None:
         try:
             body, _, offset = split_front_matter(text)
-            return parse_program(body, offset, file.src_uri)
+            program = parse_program(body, offset, file.src_uri)
         except LessonError:
             return None  # reported with file and line when the page is rendered
+        self._parsed[file.src_uri] = (text, body, program)
+        return program
 
     def _display_path(self, file: File) -> str:
         return os.path.relpath(file.abs_src_path or file.src_uri, self._config_dir)

@@ -23,6 +23,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from lessonkit.build.problems import LessonError, Problem
@@ -143,7 +144,7 @@ def _dedent(lines: list[str], indent: str) -> list[str]:
 
 def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple[str, str], ...]:
     try:
-        words = shlex.split(text)
+        words = _split_words(text)
     except ValueError as error:
         problems.append(
             Problem(f"cannot read the block's options: {error}", line, 'quote values: alt="..."')
@@ -178,9 +179,17 @@ def _is_positive_number(value: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=1024)
+def _split_words(text: str) -> tuple[str, ...]:
+    """``shlex.split``, remembered: pages repeat the same few option strings (build speed)."""
+    return tuple(shlex.split(text))
+
+
 def _parse_values(
     line_text: str, index: int, line_offset: int, program: Program, problems: list[Problem]
 ) -> None:
+    if "{{" not in line_text:  # most lines: skip the code-span scan (build speed)
+        return
     code_spans = [m.span() for m in _CODE_SPAN.finditer(line_text)]
     for match in _VALUE.finditer(line_text):
         if any(start <= match.start() < end for start, end in code_spans):

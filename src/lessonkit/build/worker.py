@@ -3,6 +3,10 @@
 A worker imports numpy, matplotlib and lessonkit once, then runs job after job; each job gets a
 fresh namespace and a fresh temporary working folder. The parent times every step: a worker
 that overruns a block's timeout is killed (C code included) and replaced on next use.
+
+Where the platform has it (Linux, macOS), workers are forked from multiprocessing's fork
+server, which imports those libraries once for all workers (and for replacements after a
+timeout); elsewhere each worker is a fresh ``spawn`` process that imports them itself.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import sys
 import tempfile
 import threading
 import traceback
@@ -23,6 +28,9 @@ from lessonkit.build.runner import PageResult
 
 STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import its libraries."""
+
+PRELOAD = ("matplotlib.pyplot", "numpy", "lessonkit.lab", "lessonkit.build.runner")
+"""What the fork server imports once, before it forks workers (the libraries lessons use)."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +49,10 @@ class Worker:
     """One worker process and the pipe to it."""
 
     def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
+        context = _context()
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child,), daemon=True)
-        self.process.start()
+        _start(self.process)
         child.close()
         if not self.conn.poll(STARTUP_TIMEOUT):
             self.stop()
@@ -78,6 +86,44 @@ class Worker:
             self.process.kill()
         self.process.join()
         self.conn.close()
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """The fork server where there is one (imports paid once for all workers), else ``spawn``."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))  # read when the server starts, once
+    return context
+
+
+def warm_up() -> None:
+    """Start the fork server now: it imports the libraries while the site build goes on."""
+    if _context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+_START_LOCK = threading.Lock()
+
+
+def _start(process: multiprocessing.process.BaseProcess) -> None:
+    """Start ``process`` without having it re-run the parent's main script.
+
+    multiprocessing re-runs the parent's ``__main__`` file in each new process so that objects
+    defined there can be unpickled; under ``mkdocs build`` that file is MkDocs' command line,
+    whose imports cost a worker about a tenth of a second. A worker only ever receives
+    lessonkit's own objects, so the file is hidden while the process starts.
+    """
+    main = sys.modules.get("__main__")
+    with _START_LOCK:
+        path = main.__dict__.pop("__file__", None) if main else None
+        try:
+            process.start()
+        finally:
+            if path is not None:
+                main.__file__ = path
 
 
 def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:

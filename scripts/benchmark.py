@@ -1,0 +1,468 @@
+"""Benchmark lessonkit's execution against a plain build and against markdown-exec.
+
+Builds a synthetic site (pages of ~600 words of prose and four executable blocks: a setup, a
+softmax table, a 3x3 attention table and a 6x6 heatmap) in a temporary folder, once per size,
+and times, in interleaved runs, fresh ``mkdocs build`` processes:
+
+- floor: the same Markdown with the blocks as plain code, no execution (Material only);
+- markdown-exec: the same blocks executed by markdown-exec (``exec="on"``, one session a page);
+- blocks alone: every page's blocks run in one plain Python process (imports included);
+- lessonkit: cold (empty cache), warm (nothing changed), one page's prose edited, one page's
+  code edited; and that page's blocks alone in a plain Python process.
+
+It prints the medians as Markdown tables with ratios to the floor, then checks the targets.
+
+    .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
+    .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "lessonkit"
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+EDITED = 1
+"""The page whose prose, then code, the edit scenarios change."""
+SVG_LIMIT = 20_000
+"""Bytes a 6x6 heatmap's inline SVG may weigh."""
+
+ROWS = {
+    "floor": "floor: Material, blocks shown as plain code",
+    "markdown-exec": "markdown-exec, executing the blocks",
+    "blocks": "the blocks alone, one Python process",
+    "cold": "lessonkit, cold (empty cache)",
+    "warm": "lessonkit, warm (nothing changed)",
+    "prose": "lessonkit, one page's prose edited",
+    "code": "lessonkit, one page's code edited",
+    "page": "that page's blocks alone, one Python process",
+}
+
+# --- the synthetic site -------------------------------------------------------------------
+
+SETUP = """\
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lessonkit.lab.attention import causal_mask, scaled_dot_product_attention, softmax
+
+rng = np.random.default_rng({seed})
+scores = rng.normal(0, 2, size=5).round(1)"""
+
+SOFTMAX_TABLE = """\
+weights = softmax(scores)
+print("| token | score | weight |")
+print("| ---: | ---: | ---: |")
+for i, (s, w) in enumerate(zip(scores, weights), start=1):
+    print(f"| {i} | {s:.1f} | {w:.3f} |")"""
+
+ATTENTION_TABLE = """\
+q, k, v = (rng.normal(size=(3, 4)) for _ in range(3))
+out, attn = scaled_dot_product_attention(q, k, v, mask=causal_mask(3))
+print("| query | key 1 | key 2 | key 3 |")
+print("| --- | ---: | ---: | ---: |")
+for i, row in enumerate(attn, start=1):
+    print(f"| {i} | " + " | ".join(f"{x:.2f}" for x in row) + " |")"""
+
+HEATMAP = """\
+heat = softmax(rng.normal(size=(6, 6)))
+fig, ax = plt.subplots(figsize=(3, 3))
+ax.imshow(heat, cmap="cividis", vmin=0, vmax=1)
+ax.set_xticks(range(6), [f"k{j}" for j in range(1, 7)])
+ax.set_yticks(range(6), [f"q{i}" for i in range(1, 7)])
+fig.tight_layout()"""
+
+HEATMAP_ALT = "A 6 by 6 heatmap of attention weights; each row sums to 1."
+
+# markdown-exec prints what a block shows; a figure must be saved and printed as HTML by hand.
+SAVE_SVG = """
+from io import StringIO
+
+buffer = StringIO()
+fig.savefig(buffer, format="svg")
+plt.close(fig)
+print(buffer.getvalue())"""
+
+WORDS = (
+    *("attention", "token", "query", "key", "value", "weight", "score", "softmax", "layer"),
+    *("head", "vector", "model", "sequence", "position", "context", "matrix", "row", "column"),
+    *("sum", "average", "probability", "embedding", "transformer", "input", "output"),
+    *("prediction", "sentence", "word", "meaning", "neighbour", "example", "number", "figure"),
+)
+FILLER = ("the", "a", "of", "to", "and", "in", "that", "each", "every", "which", "with", "how")
+
+
+def blocks(seed: int) -> list[str]:
+    """The four blocks' sources for a page whose random numbers come from ``seed``."""
+    return [SETUP.format(seed=seed), SOFTMAX_TABLE, ATTENTION_TABLE, HEATMAP]
+
+
+def prose(rng: random.Random, words: int) -> list[str]:
+    """Paragraphs of plausible filler text, ``words`` words in all."""
+    paragraphs, written = [], 0
+    while written < words:
+        sentences = []
+        for _ in range(rng.randint(3, 5)):
+            n = rng.randint(8, 16)
+            picked = [rng.choice(WORDS if i % 2 else FILLER) for i in range(n)]
+            sentences.append(" ".join(picked).capitalize() + ".")
+            written += n
+        paragraphs.append(textwrap.fill(" ".join(sentences), 100))
+    return paragraphs
+
+
+def page(number: int, flavour: str, seed: int, extra: str = "") -> str:
+    """Page ``number`` as Markdown; ``flavour`` is ``floor``, ``markdown-exec`` or ``lessonkit``."""
+    rng = random.Random(number)
+    text = prose(rng, 600)
+    setup, softmax_table, attention_table, heatmap = blocks(seed)
+    session = f'session="page-{number}"'
+    fences = {
+        "floor": [("", setup), ("", softmax_table), ("", attention_table), ("", heatmap)],
+        "markdown-exec": [
+            (f'exec="on" {session}', setup),
+            (f'exec="on" {session} source="above"', softmax_table),
+            (f'exec="on" {session} source="above"', attention_table),
+            (f'exec="on" {session} source="above" html="true"', heatmap + SAVE_SVG),
+        ],
+        "lessonkit": [
+            ('exec source="hide"', setup),
+            ('exec output="markdown"', softmax_table),
+            ('exec output="markdown"', attention_table),
+            (f'exec alt="{HEATMAP_ALT}"', heatmap),
+        ],
+    }[flavour]
+    parts = [f"---\ntitle: Page {number}\n---\n", f"# Page {number}\n"]
+    for index, (options, code) in enumerate(fences):
+        parts += [f"## Section {index + 1}\n", *text[index::4]]
+        parts.append(f"```python {options}".rstrip() + f"\n{code}\n```\n")
+    if extra:
+        parts.append(extra)
+    return "\n\n".join(parts)
+
+
+def config(flavour: str, pages: int) -> str:
+    """The ``mkdocs.yml`` of one flavour of the synthetic site."""
+    plugins = {
+        "floor": ["search"],
+        "markdown-exec": ["search", "markdown-exec"],
+        "lessonkit": ["search", "lessonkit"],
+    }[flavour]
+    nav = "\n".join(f"  - Page {n}: page-{n:03d}.md" for n in range(1, pages + 1))
+    plugin_lines = "\n".join(f"  - {p}" for p in plugins)
+    return f"""\
+site_name: benchmark ({flavour})
+theme:
+  name: material
+  font: false
+  features: [navigation.instant, content.code.copy]
+nav:
+  - Home: index.md
+{nav}
+plugins:
+{plugin_lines}
+markdown_extensions:
+  - admonition
+  - attr_list
+  - md_in_html
+  - tables
+  - toc:
+      permalink: true
+  - pymdownx.highlight
+  - pymdownx.superfences
+"""
+
+
+@dataclass
+class Site:
+    """One flavour of the synthetic site on disk."""
+
+    root: Path
+    flavour: str
+    pages: int
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs"
+
+    @property
+    def site(self) -> Path:
+        return self.root / "site"
+
+    def write(self) -> None:
+        self.docs.mkdir(parents=True, exist_ok=True)
+        (self.root / "mkdocs.yml").write_text(config(self.flavour, self.pages))
+        (self.docs / "index.md").write_text("# Benchmark\n\nA synthetic site.\n")
+        for n in range(1, self.pages + 1):
+            self.write_page(n, seed=n)
+
+    def write_page(self, number: int, seed: int, extra: str = "") -> None:
+        path = self.docs / f"page-{number:03d}.md"
+        path.write_text(page(number, self.flavour, seed, extra))
+
+    def build(self) -> float:
+        """Run ``mkdocs build`` in a fresh process; return its wall-clock seconds."""
+        command = [str(MKDOCS), "build", "--strict", "-q", "-f", str(self.root / "mkdocs.yml")]
+        return timed(command, f"the {self.flavour} build")
+
+
+def blocks_script(seeds: list[int]) -> str:
+    """A plain Python program running each page's blocks in its own namespace, figures to SVG."""
+    pages = [blocks(seed) for seed in seeds]
+    return f"""\
+import io
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+for sources in {pages!r}:
+    namespace = {{"__name__": "__page__"}}
+    for source in sources:
+        exec(compile(source, "<block>", "exec"), namespace)
+    for number in plt.get_fignums():
+        plt.figure(number).savefig(io.StringIO(), format="svg")
+    plt.close("all")
+"""
+
+
+def run_python(code: str, folder: Path) -> float:
+    """Run ``code`` in a fresh Python process; return its wall-clock seconds."""
+    script = folder / "blocks.py"
+    script.write_text(code)
+    return timed([sys.executable, str(script)], "running the blocks")
+
+
+def timed(command: list[str], what: str) -> float:
+    """Run ``command``; return its wall-clock seconds."""
+    start = time.perf_counter()
+    done = subprocess.run(command, env=ENV, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{what} failed:\n{done.stderr}")
+    return wall
+
+
+def snapshot(folder: Path) -> None:
+    """Measure a copy of lessonkit's source taken now, whatever happens to the working tree.
+
+    The cache key covers lessonkit's own source, so an edit made during the run would turn a
+    warm build cold. Builds and block runs import lessonkit from the copy (``PYTHONPATH``).
+    """
+    copy = folder / "src" / "lessonkit"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    ENV["PYTHONPATH"] = str(copy.parent)
+
+
+# --- measuring ----------------------------------------------------------------------------
+
+
+@dataclass
+class Measured:
+    """Every scenario's timings for one site size."""
+
+    pages: int
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in ROWS})
+    weight: dict[str, object] = field(default_factory=dict)
+
+    def median(self, name: str) -> float:
+        """Median wall-clock seconds of scenario ``name``."""
+        return statistics.median(self.times[name])
+
+    def ratio(self, name: str, baseline: Callable[[int], float] | None = None) -> float:
+        """Median over runs of ``name``'s time over ``baseline(run)`` (the floor's by default).
+
+        Each run's pair was measured minutes apart at most, so the ratio is steadier than a
+        ratio of medians when the machine's load changes during the benchmark.
+        """
+        baseline = baseline or (lambda run: self.times["floor"][run])
+        return statistics.median(t / baseline(run) for run, t in enumerate(self.times[name]))
+
+
+def measure(pages: int, runs: int, folder: Path, progress: Callable[[str], None]) -> Measured:
+    """Build every flavour ``runs`` times, interleaved, and time each scenario."""
+    sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
+    for site in sites.values():
+        site.write()
+    lessonkit = sites["lessonkit"]
+    cache = lessonkit.root / ".cache"
+    measured = Measured(pages)
+    all_blocks = blocks_script(list(range(1, pages + 1)))
+    for run in range(runs):
+        progress(f"{pages} pages: run {run + 1} of {runs}")
+        times = measured.times
+        # The floor is built right before the scenarios compared with it, so that a burst of load
+        # from elsewhere on the machine tends to hit both builds of a pair.
+        times["markdown-exec"].append(sites["markdown-exec"].build())
+        times["blocks"].append(run_python(all_blocks, folder))
+        shutil.rmtree(cache, ignore_errors=True)
+        times["cold"].append(lessonkit.build())
+        times["floor"].append(sites["floor"].build())
+        times["warm"].append(lessonkit.build())
+        seed = 1000 * (run + 1) + EDITED  # a seed no earlier build has seen: a real cache miss
+        lessonkit.write_page(EDITED, seed=EDITED, extra=f"Edited prose, run {run + 1}.\n")
+        times["prose"].append(lessonkit.build())
+        lessonkit.write_page(EDITED, seed=seed, extra=f"Edited prose, run {run + 1}.\n")
+        times["code"].append(lessonkit.build())
+        times["page"].append(run_python(blocks_script([seed]), folder))
+        lessonkit.write_page(EDITED, seed=EDITED)
+    measured.weight = page_weight(sites)
+    return measured
+
+
+_INLINE = re.compile(
+    r"<style\b[^>]*>.*?</style>|<script\b(?![^>]*\bsrc=)[^>]*>.*?</script>", re.DOTALL
+)
+_FIGURE_SVG = re.compile(r'<figure class="lk-figure">\s*(<svg\b.*?</svg>)', re.DOTALL)
+
+
+def page_weight(sites: dict[str, Site]) -> dict[str, object]:
+    """Per-page inline CSS/JS beyond the floor's, the heatmap SVG's bytes, and page sizes."""
+    name = f"page-{EDITED:03d}/index.html"
+    html = {f: (s.site / name).read_text(encoding="utf-8") for f, s in sites.items()}
+    extra = Counter(_INLINE.findall(html["lessonkit"])) - Counter(_INLINE.findall(html["floor"]))
+    svgs = _FIGURE_SVG.findall(html["lessonkit"])
+    sizes = {
+        f: statistics.mean(p.stat().st_size for p in s.site.glob("page-*/index.html"))
+        for f, s in sites.items()
+    }
+    return {
+        "inline": sum(extra.values()),
+        "svg": len(svgs[0].encode()) if svgs else None,
+        "sizes": sizes,
+    }
+
+
+# --- reporting ----------------------------------------------------------------------------
+
+
+def table(measured: Measured) -> str:
+    runs = len(measured.times["floor"])
+    lines = [
+        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor |",
+        "| --- | ---: | ---: |",
+    ]
+    for key, label in ROWS.items():
+        lines.append(f"| {label} | {measured.median(key):.2f} | {measured.ratio(key):.2f} |")
+    sizes = measured.weight["sizes"]
+    lines.append(
+        "| mean page weight (floor / markdown-exec / lessonkit), KB | "
+        + " / ".join(f"{sizes[f] / 1000:.0f}" for f in ("floor", "markdown-exec", "lessonkit"))
+        + " | |"
+    )
+    return "\n".join(lines)
+
+
+@dataclass
+class Target:
+    name: str
+    value: float
+    limit: float
+    unit: str
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.limit
+
+    def line(self) -> str:
+        verdict = "PASS" if self.ok else "FAIL"
+        value, limit = f"{self.value:.2f} {self.unit}", f"{self.limit:.2f} {self.unit}"
+        return f"| {self.name} | {value} | {limit} | {verdict} |"
+
+
+def targets(results: list[Measured]) -> list[Target]:
+    """Issue #3's targets; ratios are medians of per-run ratios (see :meth:`Measured.ratio`)."""
+    checks: list[Target] = []
+    for m in results:
+        n, times = m.pages, m.times
+
+        def code_limit(run: int, times: dict[str, list[float]] = times) -> float:
+            return times["floor"][run] + 1.2 * times["page"][run]
+
+        checks += [
+            Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
+            Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
+            Target(
+                f"{n} pages: cold build",
+                m.ratio("cold", lambda run, times=times: times["markdown-exec"][run]),
+                0.80,
+                "x markdown-exec",
+            ),
+            Target(
+                f"{n} pages: one page's code edited",
+                m.ratio("code", code_limit),
+                1.00,
+                "x (floor + 1.2 x that page's blocks alone)",
+            ),
+            Target(f"{n} pages: per-page inline CSS/JS", m.weight["inline"], 0, "blocks"),
+            Target(
+                f"{n} pages: 6x6 heatmap SVG",
+                (m.weight["svg"] or float("inf")) / 1000,
+                SVG_LIMIT / 1000,
+                "KB",
+            ),
+        ]
+    if len(results) > 1:
+        small, big = results[0], results[-1]
+        factor = 1.05 * big.pages / small.pages
+        for key in ("cold", "warm"):
+            ratio = big.median(key) / small.median(key)
+            name = f"{big.pages} vs {small.pages} pages, {key}"
+            checks.append(Target(name, ratio, factor, "x"))
+    return checks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, nargs="+", default=[20, 200], help="site sizes")
+    parser.add_argument("--runs", type=int, default=5, help="interleaved runs per scenario")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
+    parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
+    args = parser.parse_args(argv)
+    if not MKDOCS.exists():
+        parser.error(f"mkdocs is not installed next to {sys.executable}")
+    if importlib.util.find_spec("markdown_exec") is None:
+        parser.error('markdown-exec is missing: install the bench extra, pip install -e ".[bench]"')
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
+        folder = args.keep or Path(temporary)
+        snapshot(folder)
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores\n", flush=True)
+        results = []
+        for pages in sorted(args.pages):
+            results.append(measure(pages, args.runs, folder / f"{pages}-pages", progress))
+            print(table(results[-1]), end="\n\n", flush=True)
+    checks = targets(results)
+    print("| target | measured | limit | verdict |\n| --- | ---: | ---: | --- |")
+    for check in checks:
+        print(check.line())
+    if len(results) > 1:
+        small, big = results[0], results[-1]
+        ratio = big.median("floor") / small.median("floor")
+        print(f"| (reference) {big.pages} vs {small.pages} pages, floor | {ratio:.2f} x | | |")
+    failed = [c for c in checks if not c.ok]
+    print(f"\n{len(checks) - len(failed)} of {len(checks)} targets met.")
+    return 1 if args.check and failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

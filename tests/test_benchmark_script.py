@@ -1,0 +1,83 @@
+"""scripts/benchmark.py runs end to end on a tiny site and reports every scenario and target.
+
+No timing is asserted here (timed tests are flaky); the benchmark itself checks its targets.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "benchmark.py"
+
+SCENARIOS = [
+    "floor: Material, blocks shown as plain code",
+    "markdown-exec, executing the blocks",
+    "the blocks alone, one Python process",
+    "lessonkit, cold (empty cache)",
+    "lessonkit, warm (nothing changed)",
+    "lessonkit, one page's prose edited",
+    "lessonkit, one page's code edited",
+    "that page's blocks alone, one Python process",
+]
+NUMBER = r"\d+\.\d\d"
+
+
+@pytest.fixture(scope="module")
+def run() -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--pages", "1", "2", "--runs", "1", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def report(run: subprocess.CompletedProcess[str]) -> str:
+    assert "targets met." in run.stdout, run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
+    section = report.split(f"| {pages} pages, median of 1 runs |", 1)[1].split("\n\n", 1)[0]
+    for scenario in SCENARIOS:
+        row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \|$"
+        match = re.search(row, section, re.MULTILINE)
+        assert match, f"no row for {scenario!r} in:\n{section}"
+        assert float(match[1]) > 0
+    floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
+    assert floor and floor[1] == "1.00"  # the floor is its own unit
+
+
+def test_every_target_gets_a_verdict(report: str) -> None:
+    verdicts = re.findall(r"^\| (.+?) \| .+ \| .+ \| (PASS|FAIL) \|$", report, re.MULTILINE)
+    names = [name for name, _ in verdicts]
+    for pages in (1, 2):
+        for target in (
+            "warm rebuild",
+            "one page's prose edited",
+            "cold build",
+            "one page's code edited",
+            "per-page inline CSS/JS",
+            "6x6 heatmap SVG",
+        ):
+            assert any(n.startswith(f"{pages} pages: {target}") for n in names), (target, names)
+    assert any(n.startswith("2 vs 1 pages, cold") for n in names)
+    assert any(n.startswith("2 vs 1 pages, warm") for n in names)
+    met = re.search(r"^(\d+) of (\d+) targets met\.$", report, re.MULTILINE)
+    assert met and int(met[2]) == len(verdicts)
+    assert int(met[1]) == sum(verdict == "PASS" for _, verdict in verdicts)
+
+
+def test_check_fails_the_command_exactly_when_a_target_fails(
+    run: subprocess.CompletedProcess[str], report: str
+) -> None:
+    failed = re.search(r"\| FAIL \|$", report, re.MULTILINE) is not None
+    assert run.returncode == (1 if failed else 0), run.stderr
