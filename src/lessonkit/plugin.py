@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from lessonkit.build.problems import LessonError
 from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.resources import check_resources, resources_html
-from lessonkit.build.source import split_front_matter
+from lessonkit.build.source import normalized, split_front_matter
 from lessonkit.config import LessonkitConfig
 
 log = logging.getLogger("mkdocs.plugins.lessonkit")
@@ -39,6 +40,22 @@ log = logging.getLogger("mkdocs.plugins.lessonkit")
 # while it is indexed and come back in the page's final HTML.
 _FIGURE_SVG = re.compile(r'(<figure class="lk-figure">)(<svg\b.*?</svg>)', re.DOTALL)
 _FIGURE_SLOT = re.compile(r'<svg data-lk-figure="(\d+)"></svg>')
+
+
+@dataclass
+class _Source:
+    """A page's source as read once per build, and what lessonkit made of it."""
+
+    text: str
+    where: str
+    """The page's path as messages show it (relative to mkdocs.yml's folder)."""
+    body: str | None = None
+    """The Markdown after the front matter; None when the front matter is broken."""
+    offset: int = 0
+    """How many lines the front matter took."""
+    program: Program | None = None
+    """What the page runs, parsed from the body as Python-Markdown will hold it."""
+    normalized: str = ""
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -55,7 +72,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._close_engine()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self._parsed: dict[str, tuple[str, str, Program]] = {}
+        self._sources: dict[str, _Source] = {}
         self._figures: dict[str, list[str]] = {}
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
@@ -84,14 +101,12 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         base = self.config.assets_dir.strip("/")
         for kind in ("css", "js"):
             files.append(File.generated(config, f"{base}/lessonkit.{kind}", content=bundle(kind)))
-        if self.engine:
-            # Start every page's code now, so pages run in parallel while others render.
-            for file in files.documentation_pages():
-                if file.abs_src_path and file.src_uri.endswith(".md"):
-                    text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
-                    program = self._program(file, text)
-                    if program is not None:
-                        self.engine.submit(program, self._display_path(file), text)
+        for file in files.documentation_pages():
+            if file.abs_src_path and file.src_uri.endswith(".md"):
+                source = self._read(file)
+                if self.engine and source.program is not None:
+                    # Start every page's code now, so pages run in parallel while others render.
+                    self.engine.submit(source.program, source.where, source.text)
         if self._glossary:  # the YAML becomes a page, not a download; the page edits the YAML
             if yml := files.get_file_from_path(self._glossary_src):
                 files.remove(yml)
@@ -103,17 +118,14 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
-        if page.file.abs_src_path and page.file.src_uri.endswith(".md"):
-            text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
-            try:
-                body, _, offset = split_front_matter(text)
-            except LessonError:
-                return page  # reported with its line when the page is read
-            where = self._display_path(page.file)
-            found = quiz.check(body) + (check(body, self._glossary) if self._glossary else [])
-            problems = [p.at(where, offset) for p in found]
-            if problems:
-                raise PluginError(str(LessonError(problems)))
+        source = self._source(page.file)
+        if source is None or source.body is None:
+            return page  # not Markdown, or broken front matter: reported when the page is read
+        body = source.body
+        found = quiz.check(body) + (check(body, self._glossary) if self._glossary else [])
+        problems = [p.at(source.where, source.offset) for p in found]
+        if problems:
+            raise PluginError(str(LessonError(problems)))
         return page
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -138,33 +150,32 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        if self.engine and page.file.abs_src_path:
-            text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
-            parsed = self._parsed.pop(page.file.src_uri, None)
-            if parsed and parsed[:2] == (text, markdown):
-                program = parsed[2]  # unchanged since on_files parsed it
-            else:
-                body, _, offset = split_front_matter(text)
-                if body != markdown:  # another plugin changed the page: run what it now holds
-                    text, offset = markdown, 0
+        source = self._source(page.file)
+        if self.engine and source is not None:
+            text, offset, program = source.text, source.offset, source.program
+            if source.body != markdown:  # another plugin changed the page: run what it now holds
+                text, offset, program = markdown, 0, None
+            if program is None:  # that, or the page's block options are wrong: report them
                 try:
-                    program = parse_program(markdown, offset, page.file.src_uri)
+                    program = parse_program(normalized(markdown), offset, page.file.src_uri)
                 except LessonError as error:
                     raise self._error(error, page.file) from None
-            result = self.engine.result(program, self._display_path(page.file), text)
+            result = self.engine.result(program, source.where, text)
             if not result.ok:
                 raise PluginError(str(LessonError(result.problems)))
             # MkDocs renders this page next, with the extension instance given in on_config.
             self._execute.setConfig("page", page.file.src_uri)
-            self._execute.setConfig("display_path", self._display_path(page.file))
-        return markdown + self._resources(page)
+            self._execute.setConfig("display_path", source.where)
+            self._execute.setConfig("line_offset", offset)
+            if program is source.program:
+                self._execute.parsed = (source.normalized, program)
+        return markdown + self._resources(page, source)
 
-    def _resources(self, page: Page) -> str:
+    def _resources(self, page: Page, source: _Source | None) -> str:
         """The "Go deeper" cards from the page's front matter, appended to its Markdown."""
-        if not page.meta.get("resources"):
+        if not page.meta.get("resources") or source is None:
             return ""
-        text = Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
-        problems = check_resources(page.meta, text)
+        problems = check_resources(page.meta, source.text)
         if problems:
             raise self._error(LessonError(problems), page.file)
         cards = resources_html(page.meta["resources"])
@@ -214,14 +225,24 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if not self.serving:
             self._close_engine()
 
-    def _program(self, file: File, text: str) -> Program | None:
+    def _read(self, file: File) -> _Source:
+        """Read, split and parse a Markdown page once per build (problems wait for rendering)."""
+        text = Path(file.abs_src_path or "").read_text(encoding="utf-8-sig")
+        source = _Source(text, self._display_path(file))
         try:
-            body, _, offset = split_front_matter(text)
-            program = parse_program(body, offset, file.src_uri)
+            source.body, _, source.offset = split_front_matter(text)
+            source.normalized = normalized(source.body)
+            source.program = parse_program(source.normalized, source.offset, file.src_uri)
         except LessonError:
-            return None  # reported with file and line when the page is rendered
-        self._parsed[file.src_uri] = (text, body, program)
-        return program
+            pass  # reported with file and line when the page is rendered
+        self._sources[file.src_uri] = source
+        return source
+
+    def _source(self, file: File) -> _Source | None:
+        """The page's source as read in on_files (a page added later is read now)."""
+        if not (file.abs_src_path and file.src_uri.endswith(".md")):
+            return None
+        return self._sources.get(file.src_uri) or self._read(file)
 
     def _display_path(self, file: File) -> str:
         return os.path.relpath(file.abs_src_path or file.src_uri, self._config_dir)

@@ -1,9 +1,9 @@
 """A content-addressed store of page results on disk.
 
-An entry is ``<key>.json`` holding the result, the files the code read (with their digests at
-run time) and a checksum of the payload. Writes are atomic (temporary file, then rename), so a
-crash leaves no half entry; a corrupt, truncated or stale entry reads as a miss and is replaced.
-Failed runs are never stored.
+An entry is ``<key>.json``: a header line (format and the payload's checksum), then the
+payload: the result and the files the code read, with their digests at run time. Writes are
+atomic (temporary file, then rename), so a crash leaves no half entry; a corrupt, truncated or
+stale entry reads as a miss and is replaced. Failed runs are never stored.
 
 >>> import tempfile
 >>> cache = Cache(Path(tempfile.mkdtemp()))
@@ -26,9 +26,9 @@ from pathlib import Path
 
 from lessonkit.build.filewatch import file_digest
 from lessonkit.build.problems import Problem
-from lessonkit.build.runner import Figure, PageResult, StepResult
+from lessonkit.build.results import Figure, PageResult, StepResult
 
-FORMAT = 1
+FORMAT = 2
 
 
 class Cache:
@@ -40,11 +40,11 @@ class Cache:
     def get(self, key: str) -> PageResult | None:
         path = self.folder / f"{key}.json"
         try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-            payload = entry["payload"]
-            if entry["checksum"] != _checksum(payload) or entry["format"] != FORMAT:
+            header, _, payload = path.read_bytes().partition(b"\n")
+            entry = json.loads(header)
+            if entry["format"] != FORMAT or entry["checksum"] != _checksum(payload):
                 raise ValueError("checksum mismatch")
-            result = _from_dict(payload)
+            result = _from_dict(json.loads(payload))
         except FileNotFoundError:
             return None
         except (ValueError, KeyError, TypeError):
@@ -58,21 +58,21 @@ class Cache:
     def put(self, key: str, result: PageResult) -> None:
         if not result.ok:
             return
-        payload = dataclasses.asdict(result)
-        entry = {"format": FORMAT, "checksum": _checksum(payload), "payload": payload}
+        payload = json.dumps(dataclasses.asdict(result), sort_keys=True).encode()
+        header = json.dumps({"format": FORMAT, "checksum": _checksum(payload)}).encode()
         self.folder.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle, sort_keys=True)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(header + b"\n" + payload)
             os.replace(temporary, self.folder / f"{key}.json")
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
 
 
-def _checksum(payload: object) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+def _checksum(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
 
 
 def _from_dict(data: dict) -> PageResult:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from lessonkit.build.cache import Cache
 from lessonkit.build.program import Program
-from lessonkit.build.runner import PageResult
+from lessonkit.build.results import PageResult
 
 if TYPE_CHECKING:
     from lessonkit.build.worker import WorkerPool

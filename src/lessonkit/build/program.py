@@ -87,16 +87,19 @@ class Program:
     spans: list[Span] = field(default_factory=list)
     page: str = ""
     """The page's path relative to the docs folder; part of the key (code may read files there)."""
+    _keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def key(self, environment: str) -> str:
         """Cache key: the steps' kinds, sources and options in order, the page and ``environment``.
 
         Line numbers are left out on purpose: a prose edit that moves a block re-runs nothing.
+        A build asks several times per page, so the key is computed once per environment.
         """
-        payload = json.dumps(
-            [self.page, environment, [(s.kind, s.source, s.options, s.fmt) for s in self.steps]]
-        )
-        return hashlib.sha256(payload.encode()).hexdigest()
+        if environment not in self._keys:
+            steps = [(s.kind, s.source, s.options, s.fmt) for s in self.steps]
+            payload = json.dumps([self.page, environment, steps])
+            self._keys[environment] = hashlib.sha256(payload.encode()).hexdigest()
+        return self._keys[environment]
 
 
 def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:

@@ -21,7 +21,7 @@ import html
 from collections.abc import Callable
 
 from lessonkit.build.program import Program, Step
-from lessonkit.build.runner import PageResult, StepResult
+from lessonkit.build.results import PageResult, StepResult
 
 Stash = Callable[[str], str]
 

@@ -28,7 +28,6 @@ import linecache
 import re
 import sys
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -36,36 +35,7 @@ from typing import Any
 from lessonkit.build.filewatch import FileWatch
 from lessonkit.build.problems import Problem
 from lessonkit.build.program import Program, Step
-
-
-@dataclass
-class Figure:
-    svg: str
-    alt: str
-
-
-@dataclass
-class StepResult:
-    """What one step produced."""
-
-    stdout: str = ""
-    figures: list[Figure] = field(default_factory=list)
-    text: str = ""
-    """A value's formatted text, or a doctest's transcript with the real outputs."""
-
-
-@dataclass
-class PageResult:
-    """Every step's result, or the problems that stopped the page; and the files code read."""
-
-    steps: list[StepResult] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    reads: dict[str, str] = field(default_factory=dict)
-    """Files under the docs folder that the code read: path -> sha256 of the content read."""
-
-    @property
-    def ok(self) -> bool:
-        return not any(p.severity == "error" for p in self.problems)
+from lessonkit.build.results import Figure, PageResult, StepResult
 
 
 class StepFailed(Exception):

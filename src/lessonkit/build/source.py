@@ -1,21 +1,32 @@
-"""Read a lesson source as MkDocs does: front matter apart, and how many lines it took.
+"""Read a lesson source as MkDocs and Python-Markdown do.
+
+Front matter apart, and how many lines it took:
 
 >>> body, meta, offset = split_front_matter("---\\ntitle: T\\n---\\n\\n# T\\n")
 >>> body, meta, offset
 ('# T\\n', {'title': 'T'}, 4)
+
+and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank lines emptied):
+
+>>> normalized("a\\tb\\n   \\nc")
+'a   b\\n\\nc\\n\\n'
 """
 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
+from markdown.preprocessors import NormalizeWhitespace
 
 from lessonkit.build.problems import LessonError, Problem
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (about 10x faster), else pure Python."""
+_NORMALIZE = NormalizeWhitespace(SimpleNamespace(tab_length=4))  # type: ignore[arg-type]
+"""Python-Markdown's own first preprocessor, with its default tab length (MkDocs keeps it)."""
 _FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
@@ -36,3 +47,8 @@ def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
         raise LessonError([Problem("front matter must be a mapping of keys to values", 2)])
     body = text[match.end() :].lstrip("\n")
     return body, meta, text[: len(text) - len(body)].count("\n")
+
+
+def normalized(body: str) -> str:
+    """``body`` as Python-Markdown hands it to the preprocessors after its own (priority 30)."""
+    return "\n".join(_NORMALIZE.run(body.split("\n")))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from lessonkit.build.problems import Problem
 from lessonkit.build.program import Program, Step
-from lessonkit.build.runner import PageResult
+from lessonkit.build.results import PageResult
 
 STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import its libraries."""

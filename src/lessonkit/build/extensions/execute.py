@@ -21,9 +21,8 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.build.problems import LessonError
-from lessonkit.build.program import parse_program
+from lessonkit.build.program import Program, parse_program
 from lessonkit.build.render import render
-from lessonkit.build.runner import run_program
 
 if TYPE_CHECKING:
     from lessonkit.build.engine import Engine
@@ -37,14 +36,22 @@ class ExecutePreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
         path = self.extension.getConfig("display_path")
-        try:
-            program = parse_program(text, page=self.extension.getConfig("page"))
-        except LessonError as error:
-            raise LessonError(p.at(path) for p in error.problems) from None
+        parsed, self.extension.parsed = self.extension.parsed, None
+        if parsed is not None and parsed[0] == text:
+            program = parsed[1]  # the caller parsed exactly this text already
+        else:
+            try:
+                program = parse_program(
+                    text, self.extension.getConfig("line_offset"), self.extension.getConfig("page")
+                )
+            except LessonError as error:
+                raise LessonError(p.at(path) for p in error.problems) from None
         if not program.steps:
             return lines
         engine = self.extension.engine
         if engine is None:
+            from lessonkit.build.runner import run_program  # only without an engine
+
             result = run_program(program, path, source_text=text)
         else:
             result = engine.result(program, path, text)
@@ -58,9 +65,12 @@ class ExecuteExtension(Extension):
 
     def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
         self.engine = engine
+        self.parsed: tuple[str, Program] | None = None
+        """A program its caller parsed from the text the next conversion will hold (build speed)."""
         self.config = {
             "page": ["", "the page's path in the docs folder (code may read files beside it)"],
             "display_path": ["<markdown>", "the page's path as error messages show it"],
+            "line_offset": [0, "lines before the Markdown in its file (front matter)"],
         }
         super().__init__(**kwargs)
 

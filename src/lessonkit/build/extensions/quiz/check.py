@@ -19,7 +19,7 @@ from lessonkit.build.problems import Problem
 
 from .rules import RE_MARK, contradiction, problem, quote
 
-RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I)
+RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
 RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
@@ -50,6 +50,8 @@ def check(markdown_text: str) -> list[Problem]:
     <markdown>:5: error: wrong option "5" has no feedback
       hint: after a blank line, indent a paragraph by 4 spaces under the option that starts 'Not quite.' and says why
     """  # noqa: E501
+    if not RE_QUIZ.search(markdown_text):  # most pages: no quiz, nothing to walk (build speed)
+        return []
     lines = markdown_text.splitlines()
     problems: list[Problem] = []
     fence: str | None = None
