@@ -19,6 +19,7 @@ It prints the medians as Markdown tables with ratios to the floor, then checks t
 from __future__ import annotations
 
 import argparse
+import compileall
 import importlib.util
 import os
 import random
@@ -262,11 +263,13 @@ def snapshot(folder: Path) -> None:
     """Measure a copy of lessonkit's source taken now, whatever happens to the working tree.
 
     The cache key covers lessonkit's own source, so an edit made during the run would turn a
-    warm build cold. Builds and block runs import lessonkit from the copy (``PYTHONPATH``).
+    warm build cold. Builds and block runs import lessonkit from the copy (``PYTHONPATH``),
+    compiled to bytecode as pip compiles an installed package (MkDocs and Material are too).
     """
     copy = folder / "src" / "lessonkit"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(copy, quiet=1)
     ENV["PYTHONPATH"] = str(copy.parent)
 
 
