@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from concurrent.futures import Future
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -30,6 +31,7 @@ from lessonkit.build.problems import LessonError
 from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.resources import check_resources, resources_html
+from lessonkit.build.results import PageResult
 from lessonkit.build.source import normalized, split_front_matter
 from lessonkit.config import LessonkitConfig
 
@@ -55,7 +57,16 @@ class _Source:
     """How many lines the front matter took."""
     program: Program | None = None
     """What the page runs, parsed from the body as Python-Markdown will hold it."""
-    normalized: str = ""
+
+
+@dataclass
+class _Run:
+    """A page's program under way in the engine, and how to report it."""
+
+    program: Program
+    offset: int
+    where: str
+    future: Future[PageResult]
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -73,6 +84,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._sources: dict[str, _Source] = {}
+        self._deferred: list[tuple[Page, str, _Run]] = []
         self._figures: dict[str, list[str]] = {}
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
@@ -128,7 +140,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             raise PluginError(str(LessonError(problems)))
         return page
 
+    @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+        self._render_deferred(config, files)
         # Every page is converted by now: fill the glossary page's "used on" lists.
         if not self._glossary:
             return env
@@ -147,29 +161,71 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             report(problem.format())
         return env
 
+    @event_priority(-100)  # last: what the other plugins hand on is what runs and renders
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         source = self._source(page.file)
-        if self.engine and source is not None:
-            text, offset, program = source.text, source.offset, source.program
-            if source.body != markdown:  # another plugin changed the page: run what it now holds
-                text, offset, program = markdown, 0, None
-            if program is None:  # that, or the page's block options are wrong: report them
-                try:
-                    program = parse_program(normalized(markdown), offset, page.file.src_uri)
-                except LessonError as error:
-                    raise self._error(error, page.file) from None
-            result = self.engine.result(program, source.where, text)
+        final = markdown + self._resources(page, source)
+        if not (self.engine and source is not None):
+            return final
+        run = self._run(page, source, markdown)
+        if not run.future.done() or not run.future.result().ok:
+            # Its code still runs: MkDocs converts the other pages meanwhile, this one in on_env
+            # (where failed pages are reported, all at once).
+            self._deferred.append((page, final, run))
+            self._execute.parsed = None
+            return ""
+        self._prepare(page, final, run)
+        return final
+
+    def _run(self, page: Page, source: _Source, markdown: str) -> _Run:
+        """Start (or find) the run of what ``markdown`` executes; report its bad block options."""
+        text, offset, program = source.text, source.offset, source.program
+        if source.body != markdown:  # another plugin changed the page: run what it now holds
+            text, offset, program = markdown, 0, None
+        if program is None:  # that, or the page's block options are wrong: report them
+            try:
+                program = parse_program(normalized(markdown), offset, page.file.src_uri)
+            except LessonError as error:
+                raise self._error(error, page.file) from None
+        future = self.engine.submit(program, source.where, text)  # type: ignore[union-attr]
+        return _Run(program, offset, source.where, future)
+
+    def _prepare(self, page: Page, markdown: str, run: _Run) -> None:
+        """Fail on the run's errors, else set the extension up to render ``markdown`` with it."""
+        result = run.future.result()
+        if not result.ok:
+            raise PluginError(str(LessonError(result.problems)))
+        # MkDocs renders this page next, with the extension instance given in on_config.
+        self._execute.setConfig("page", page.file.src_uri)
+        self._execute.setConfig("display_path", run.where)
+        self._execute.setConfig("line_offset", run.offset)
+        self._execute.parsed = (normalized(markdown), run.program)
+
+    def _render_deferred(self, config: MkDocsConfig, files: Files) -> None:
+        """Convert the pages whose code was still running when MkDocs reached them.
+
+        Each page converts as soon as its code is done, while later pages still run; every
+        failed page is reported at once. A page converts exactly as it would have without waiting
+        (same Markdown, same extensions), so the site's bytes do not depend on timing.
+        """
+        deferred, self._deferred = self._deferred, []
+        problems = []
+        for page, markdown, run in deferred:
+            result = run.future.result()
             if not result.ok:
-                raise PluginError(str(LessonError(result.problems)))
-            # MkDocs renders this page next, with the extension instance given in on_config.
-            self._execute.setConfig("page", page.file.src_uri)
-            self._execute.setConfig("display_path", source.where)
-            self._execute.setConfig("line_offset", offset)
-            if program is source.program:
-                self._execute.parsed = (source.normalized, program)
-        return markdown + self._resources(page, source)
+                problems += result.problems
+            if problems:
+                continue  # the build fails: only collect the other pages' problems
+            self._prepare(page, markdown, run)
+            page.markdown = markdown
+            page.render(config, files)
+            page.content = config.plugins.on_page_content(
+                page.content, page=page, config=config, files=files
+            )
+        if problems:
+            raise PluginError(str(LessonError(problems)))
 
     def _resources(self, page: Page, source: _Source | None) -> str:
         """The "Go deeper" cards from the page's front matter, appended to its Markdown."""
@@ -231,8 +287,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         source = _Source(text, self._display_path(file))
         try:
             source.body, _, source.offset = split_front_matter(text)
-            source.normalized = normalized(source.body)
-            source.program = parse_program(source.normalized, source.offset, file.src_uri)
+            source.program = parse_program(normalized(source.body), source.offset, file.src_uri)
         except LessonError:
             pass  # reported with file and line when the page is rendered
         self._sources[file.src_uri] = source
