@@ -188,7 +188,7 @@ def test_heatmap_labels_every_token() -> None:
 
 def test_heatmap_refuses_weights_a_causal_model_cannot_have() -> None:
     full = softmax(np.zeros((3, 3)))
-    with pytest.raises(ValueError, match="causal=True but some weights above the diagonal"):
+    with pytest.raises(ValueError, match="must be 0 above the diagonal"):
         attention_heatmap(full, ["a", "b", "c"], causal=True)
     with pytest.raises(ValueError, match=r"weights must be \(tokens, tokens\)"):
         attention_heatmap(full, ["a", "b"])

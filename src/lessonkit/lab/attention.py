@@ -87,6 +87,33 @@ def causal_mask(n: int) -> NDArray[np.bool_]:
     return np.tril(np.ones((n, n), dtype=bool))
 
 
+def checked_weights(weights: ArrayLike, n_tokens: int, causal: bool = True) -> Array:
+    """``weights`` as floats, checked to be an ``(n_tokens, n_tokens)`` grid of attention weights.
+
+    Every weight is finite and between 0 and 1; with ``causal``, those above the diagonal (a
+    token looking ahead) are 0. Figures and tables of weights check their input with it.
+
+    >>> checked_weights([[1, 0], [0.3, 0.7]], 2).dtype
+    dtype('float64')
+    >>> checked_weights([[0.5, 0.5], [0.3, 0.7]], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: causal weights must be 0 above the diagonal (a token cannot look ahead): compute them with causal_mask, or draw full attention with causal=False
+    """  # noqa: E501
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (n_tokens, n_tokens):
+        shape = (n_tokens, n_tokens)
+        raise ValueError(f"weights must be (tokens, tokens) = {shape}, got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
+        raise ValueError("attention weights must be finite numbers between 0 and 1")
+    if causal and np.any(np.triu(w, k=1) > 1e-12):
+        raise ValueError(
+            "causal weights must be 0 above the diagonal (a token cannot look ahead): compute "
+            "them with causal_mask, or draw full attention with causal=False"
+        )
+    return w
+
+
 def scaled_dot_product_attention(
     q: ArrayLike, k: ArrayLike, v: ArrayLike, mask: ArrayLike | None = None
 ) -> tuple[Array, Array]:

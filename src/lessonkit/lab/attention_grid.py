@@ -23,6 +23,7 @@ import matplotlib as mpl
 import numpy as np
 from numpy.typing import ArrayLike
 
+from lessonkit.lab.attention import checked_weights
 from lessonkit.lab.figures import HEATMAP_CMAP
 
 __all__ = ["attention_grid_html", "cell_colours", "contrast", "row_sentence"]
@@ -93,16 +94,8 @@ def attention_grid_html(
     >>> page.count('<th scope="row"'), "&lt;b&gt;" in page, "<b>" in page
     (2, True, False)
     """
-    w = np.asarray(weights, dtype=np.float64)
     n = len(tokens)
-    if w.shape != (n, n):
-        raise ValueError(f"weights must be (tokens, tokens) = {(n, n)}, got shape {w.shape}")
-    if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
-        raise ValueError("attention weights must be finite numbers between 0 and 1")
-    if np.any(np.triu(w, k=1) > 1e-12):
-        raise ValueError(
-            "a causal heatmap needs 0 above the diagonal: compute the weights with causal_mask"
-        )
+    w = checked_weights(weights, n)
     p = html.escape(id_prefix, quote=True)
     names = [html.escape(t.strip() or "␣") for t in tokens]
     head = "".join(f'<th scope="col">{name}</th>' for name in names)

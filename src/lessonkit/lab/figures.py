@@ -38,6 +38,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Rectangle
 from numpy.typing import ArrayLike
 
+from lessonkit.lab.attention import causal_mask, checked_weights
 from lessonkit.lab.cost import comparisons, doubling_ratio
 from lessonkit.lab.tokens import token_ids, token_pieces
 from lessonkit.lab.trace import SoftmaxTrace
@@ -193,18 +194,9 @@ def attention_heatmap(weights: ArrayLike, tokens: Sequence[str], causal: bool = 
     looks at; cells above the diagonal are hatched because a token cannot look ahead. Strongest
     weight in each row: the → the 1.00; cat → the 0.88; sat → sat 0.67.
     """
-    w = np.asarray(weights, dtype=np.float64)
     n = len(tokens)
-    if w.shape != (n, n):
-        raise ValueError(f"weights must be (tokens, tokens) = {(n, n)}, got shape {w.shape}")
-    if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() > 1:
-        raise ValueError("attention weights must be finite numbers between 0 and 1")
-    hidden = ~np.tril(np.ones((n, n), dtype=bool)) if causal else np.zeros((n, n), dtype=bool)
-    if np.any(w[hidden] > 1e-12):
-        raise ValueError(
-            "causal=True but some weights above the diagonal are not 0; pass causal=False "
-            "for full attention, or weights computed with causal_mask"
-        )
+    w = checked_weights(weights, n, causal)
+    hidden = ~causal_mask(n) if causal else np.zeros((n, n), dtype=bool)
     labels = [_tick_label(t) for t in tokens]
     cmap = mpl.colormaps[HEATMAP_CMAP]
     norm = Normalize(0.0, 1.0)
