@@ -85,3 +85,18 @@ def test_names_a_doctest_defines_are_seen_by_later_blocks_and_values() -> None:
     result = run("```pycon\n>>> y = 5\n```\n\n```pycon\n>>> y + 1\n6\n```\n\nY is {{ y }}.\n")
     assert result.ok, result.problems
     assert result.steps[-1].text == "5"
+
+
+def test_a_plain_pyplot_figure_follows_the_light_and_dark_palettes() -> None:
+    page = '```python exec alt="A line."\nimport matplotlib.pyplot as plt\nplt.plot([0, 1])\n```\n'
+    svg = run(page).steps[0].figures[0].svg
+    assert "currentColor" in svg  # axes and tick labels take the page's text colour
+    assert "#000000" not in svg  # matplotlib's default black would vanish in dark mode
+
+
+def test_matplotlib_settings_a_page_changes_do_not_reach_the_next_page() -> None:
+    run("```python exec\nimport matplotlib.pyplot as plt\nplt.rcParams['font.size'] = 30\n```\n")
+    result = run(
+        "```python exec\nimport matplotlib as mpl\n```\n\n{{ mpl.rcParams['font.size'] }}\n"
+    )
+    assert result.steps[-1].text == "12.0"

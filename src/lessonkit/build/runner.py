@@ -28,6 +28,8 @@ import linecache
 import re
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -67,7 +69,7 @@ def run_program(
     namespace: dict[str, Any] = {"__name__": "__lesson__", "here": page_dir or Path.cwd()}
     result = PageResult()
     watch = watch or FileWatch()
-    with watch.active():
+    with watch.active(), _figure_style():
         for index, step in enumerate(program.steps):
             if on_step:
                 on_step(index)
@@ -76,9 +78,24 @@ def run_program(
             except StepFailed as failed:
                 result.problems.append(failed.problem.at(display_path))
                 break
+        _close_figures()
     result.reads = watch.reads()
-    _close_figures()
     return result
+
+
+@contextmanager
+def _figure_style() -> Iterator[None]:
+    """Run a page with the lesson figure style as matplotlib's settings, restored afterwards.
+
+    A figure drawn with plain pyplot then follows the site's light and dark palettes like the
+    lab's figures, and settings one page changes never reach the next page a worker runs.
+    """
+    import matplotlib as mpl
+
+    from lessonkit.lab.figures import STYLE
+
+    with mpl.rc_context(STYLE):
+        yield
 
 
 def _run_exec(step: Step, namespace: dict[str, Any], path: str, index: int) -> StepResult:
