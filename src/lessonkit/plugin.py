@@ -169,17 +169,17 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         final = markdown + self._resources(page, source)
         if not (self.engine and source is not None):
             return final
-        run = self._run(page, source, markdown)
+        run = self._run(self.engine, page, source, markdown)
         if not run.future.done() or not run.future.result().ok:
-            # Its code still runs: MkDocs converts the other pages meanwhile, this one in on_env
-            # (where failed pages are reported, all at once).
+            # Its code still runs (or failed): MkDocs converts the other pages meanwhile, this one
+            # in on_env, where the failed pages are reported, all at once.
             self._deferred.append((page, final, run))
             self._execute.parsed = None
             return ""
         self._prepare(page, final, run)
         return final
 
-    def _run(self, page: Page, source: _Source, markdown: str) -> _Run:
+    def _run(self, engine: Engine, page: Page, source: _Source, markdown: str) -> _Run:
         """Start (or find) the run of what ``markdown`` executes; report its bad block options."""
         text, offset, program = source.text, source.offset, source.program
         if source.body != markdown:  # another plugin changed the page: run what it now holds
@@ -189,7 +189,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                 program = parse_program(normalized(markdown), offset, page.file.src_uri)
             except LessonError as error:
                 raise self._error(error, page.file) from None
-        future = self.engine.submit(program, source.where, text)  # type: ignore[union-attr]
+        future = engine.submit(program, source.where, text)
         return _Run(program, offset, source.where, future)
 
     def _prepare(self, page: Page, markdown: str, run: _Run) -> None:
