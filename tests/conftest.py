@@ -10,7 +10,7 @@ import socketserver
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,22 @@ settings.load_profile("lessonkit")
 ROOT = Path(__file__).resolve().parents[1]
 SUBPATH = "lessonkit"
 """The site is served under a sub-path, as GitHub Pages serves a project site."""
+
+
+@pytest.fixture(scope="session")
+def mkdocs_build() -> Callable[[Path], subprocess.CompletedProcess[str]]:
+    """Build a project folder (its ``mkdocs.yml`` and ``docs/``) strictly, in a new process."""
+
+    def build(folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+
+    return build
 
 
 @pytest.fixture(scope="session")

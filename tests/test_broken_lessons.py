@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 
@@ -24,32 +23,25 @@ markdown_extensions: [pymdownx.superfences]
 """
 
 
-def _build(case: Path, root: Path) -> subprocess.CompletedProcess[str]:
-    site = root / case.stem
-    (site / "docs").mkdir(parents=True)
-    (site / "docs" / case.name).write_text(case.read_text())
-    (site / "mkdocs.yml").write_text(SITE_CONFIG)
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=site,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-
-
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess]:
+def builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> dict[str, CompletedProcess]:
     root = tmp_path_factory.mktemp("broken")
+
+    def build(case: Path) -> CompletedProcess:
+        site = root / case.stem
+        (site / "docs").mkdir(parents=True)
+        (site / "docs" / case.name).write_text(case.read_text())
+        (site / "mkdocs.yml").write_text(SITE_CONFIG)
+        return mkdocs_build(site)
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = pool.map(lambda case: _build(case, root), CASES)
-        return {case.name: result for case, result in zip(CASES, results, strict=True)}
+        return dict(zip(CASES, pool.map(build, CASES), strict=True))
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
 def test_broken_lesson_fails_with_file_line_and_message(case: Path, builds) -> None:
     line, text = EXPECT.search(case.read_text()).groups()
-    result = builds[case.name]
+    result = builds[case]
     assert result.returncode != 0, f"{case.name} built although it is broken"
     expected = f"docs/{case.name}:{line}: error: {text}"
     assert expected in result.stderr, result.stderr
