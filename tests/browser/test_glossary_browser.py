@@ -1,8 +1,6 @@
-"""Glossary tooltips in a real Chromium: mouse, keyboard, touch, instant navigation, print, axe."""
+"""Glossary tooltips in a real Chromium: mouse, keyboard, touch, print, axe."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -93,40 +91,6 @@ def test_a_tap_on_a_phone_toggles_the_tooltip_inside_the_viewport(browser, site_
     page.locator("article h2").first.tap(position={"x": 4, "y": 4})  # tapping elsewhere closes it
     expect(tip_of(page, link)).to_be_hidden()
     context.close()
-
-
-def serve_sitemap_for(page: Page, site_url: str) -> None:
-    """Material navigates instantly only to URLs in sitemap.xml, which names the public site_url
-    (it keeps the host but drops the port): list the local URLs instead."""
-
-    def rewrite(route) -> None:
-        response = route.fetch()
-        text = re.sub(r"https?://[^<]*?/lessonkit/", site_url, response.text())
-        route.fulfill(response=response, body=text)
-
-    page.route("**/sitemap.xml", rewrite)
-
-
-def test_tooltips_work_after_instant_navigation_away_and_back(page: Page, site_url: str) -> None:
-    serve_sitemap_for(page, site_url)
-    page.goto(site_url + LESSON)
-    page.wait_for_load_state("networkidle")  # the sitemap is loaded
-    page.evaluate("window.lkNoReload = true")
-    page.locator(".md-nav__link", has_text="Home").first.click()
-    expect(page).to_have_url(site_url)
-    page.locator(".md-nav__link", has_text="Transformers and attention").first.click()
-    expect(page).to_have_url(site_url + LESSON)
-    # The URL changes before Material swaps the content in: wait for the lesson itself.
-    expect(page.locator("article h1")).to_contain_text("Transformers and attention")
-    assert page.evaluate("window.lkNoReload === true"), "Material's instant navigation was used"
-    link = body_term(page)
-    tip = tip_of(page, link)
-    link.focus()
-    expect(tip).to_be_visible()
-    page.keyboard.press("Escape")  # needs the script, re-initialised on the new page
-    expect(tip).to_be_hidden()
-    assert page.locator(".lk-term[data-lk-ready]").count() == page.locator(TERMS).count()
-    assert page.console_errors == []
 
 
 def test_without_javascript_hover_still_shows_and_the_link_opens_the_glossary(

@@ -208,19 +208,6 @@ def test_print_shows_the_explanations(page, site_url: str) -> None:
     assert page.locator(".lk-quiz__print").count() == 0  # decoded answers leave the page again
 
 
-def test_works_after_instant_navigation(page, site_url: str) -> None:
-    page.goto(site_url)
-    page.wait_for_load_state("networkidle")
-    page.locator(f'.md-nav a[href$="{LESSON}"]').first.click()
-    page.wait_for_url(f"**/{LESSON}")
-    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
-    page.locator(".lk-quiz[data-lk-ready]").nth(2).wait_for(state="attached")
-    quiz(page, 0).locator("label", has_text=WRONG[0]).click()
-    assert feedback(page, 0) == SEED_FEEDBACK[0]
-    assert score(page) == "You got 0 of 3 right."
-    assert page.console_errors == []
-
-
 def axe_violations(page) -> list[tuple[str, list]]:
     """axe-core's violations inside the quizzes and the result line (ids and first nodes)."""
     page.add_script_tag(content=AXE.read_text())
