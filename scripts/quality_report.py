@@ -50,6 +50,8 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from docs_section import write_section
+
 ROOT = Path(__file__).resolve().parents[1]
 QUALITY = ROOT / "scripts" / "quality"
 LIGHTHOUSE = QUALITY / "node_modules" / ".bin" / "lighthouse"
@@ -511,23 +513,7 @@ def write_docs(text: str) -> None:
         "few points from run to run.\n\n"
         "Latest run:\n\n"
     )
-    section = intro + text
-    old = DOCS_PAGE.read_text(encoding="utf-8") if DOCS_PAGE.is_file() else ""
-    if SECTION in old:
-        start = old.index(SECTION)
-        nxt = re.search(r"^## ", old[start + len(SECTION) :], flags=re.M)
-        end = start + len(SECTION) + nxt.start() if nxt else len(old)
-        new = old[:start] + section + ("\n" + old[end:] if nxt else "")
-    elif old:
-        new = old.rstrip("\n") + "\n\n" + section
-    else:
-        new = (
-            "---\ntitle: How this site is built\n"
-            "description: How lessonkit builds, checks and measures this site.\n---\n\n"
-            "# How this site is built\n\n" + section
-        )
-    DOCS_PAGE.parent.mkdir(parents=True, exist_ok=True)
-    DOCS_PAGE.write_text(new, encoding="utf-8")
+    write_section(DOCS_PAGE, SECTION, intro + text)
 
 
 def versions(runs: int) -> str:

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def report():
+    sys.path.insert(0, str(ROOT / "scripts"))  # as when it runs: its helper modules sit beside it
     spec = importlib.util.spec_from_file_location(
         "quality_report", ROOT / "scripts" / "quality_report.py"
     )
