@@ -365,16 +365,18 @@ def page_weight(sites: dict[str, Site]) -> dict[str, object]:
 def table(measured: Measured) -> str:
     runs = len(measured.times["floor"])
     lines = [
-        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor |",
-        "| --- | ---: | ---: |",
+        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor | each run (s) |",
+        "| --- | ---: | ---: | --- |",
     ]
     for key, label in ROWS.items():
-        lines.append(f"| {label} | {measured.median(key):.2f} | {measured.ratio(key):.2f} |")
+        median, ratio = measured.median(key), measured.ratio(key)
+        each = " ".join(f"{t:.2f}" for t in measured.times[key])
+        lines.append(f"| {label} | {median:.2f} | {ratio:.2f} | {each} |")
     sizes = measured.weight["sizes"]
     lines.append(
         "| mean page weight (floor / markdown-exec / lessonkit), KB | "
         + " / ".join(f"{sizes[f] / 1000:.0f}" for f in ("floor", "markdown-exec", "lessonkit"))
-        + " | |"
+        + " | | |"
     )
     return "\n".join(lines)
 

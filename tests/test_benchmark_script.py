@@ -48,7 +48,7 @@ def report(run: subprocess.CompletedProcess[str]) -> str:
 def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
     section = report.split(f"| {pages} pages, median of 1 runs |", 1)[1].split("\n\n", 1)[0]
     for scenario in SCENARIOS:
-        row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \|$"
+        row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({NUMBER}) \|$"
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
