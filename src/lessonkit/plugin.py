@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from concurrent.futures import Future
+from contextlib import suppress
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -32,7 +32,7 @@ from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.resources import check_resources, resources_html
 from lessonkit.build.results import PageResult
-from lessonkit.build.source import normalized, split_front_matter
+from lessonkit.build.source import normalized, read_front_matter, split_source
 from lessonkit.config import LessonkitConfig
 
 log = logging.getLogger("mkdocs.plugins.lessonkit")
@@ -40,8 +40,7 @@ log = logging.getLogger("mkdocs.plugins.lessonkit")
 # Material's search plugin parses every page's content with Python's HTMLParser; an inline SVG
 # figure is hundreds of tags (and its tick labels are no search terms). Figures leave the content
 # while it is indexed and come back in the page's final HTML.
-_FIGURE_SVG = re.compile(r'(<figure class="lk-figure">)(<svg\b.*?</svg>)', re.DOTALL)
-_FIGURE_SLOT = re.compile(r'<svg data-lk-figure="(\d+)"></svg>')
+_FIGURE_SVG = '<figure class="lk-figure"><svg'
 
 
 @dataclass
@@ -51,12 +50,16 @@ class _Source:
     text: str
     where: str
     """The page's path as messages show it (relative to mkdocs.yml's folder)."""
-    body: str | None = None
-    """The Markdown after the front matter; None when the front matter is broken."""
-    offset: int = 0
+    body: str
+    """The Markdown after the front matter."""
+    offset: int
     """How many lines the front matter took."""
+    front_matter: str | None
+    """The front matter's YAML, unread (MkDocs reads it); None when the page has none."""
+    normalized: str
+    """The body as Python-Markdown will hold it."""
     program: Program | None = None
-    """What the page runs, parsed from the body as Python-Markdown will hold it."""
+    """What the page runs, parsed from ``normalized``; None when its block options are wrong."""
 
 
 @dataclass
@@ -67,6 +70,9 @@ class _Run:
     offset: int
     where: str
     future: Future[PageResult]
+    markdown: str
+    """The Markdown the program was parsed from, and ``normalized``, as Python-Markdown holds it."""
+    normalized: str
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -131,8 +137,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         source = self._source(page.file)
-        if source is None or source.body is None:
-            return page  # not Markdown, or broken front matter: reported when the page is read
+        if source is None:
+            return page  # not Markdown
         body = source.body
         found = quiz.check(body) + (check(body, self._glossary) if self._glossary else [])
         problems = [p.at(source.where, source.offset) for p in found]
@@ -166,6 +172,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         source = self._source(page.file)
+        if source and source.front_matter is not None and not page.meta:
+            self._check_front_matter(source, page.file)
         final = markdown + self._resources(page, source)
         if not (self.engine and source is not None):
             return final
@@ -181,16 +189,16 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _run(self, engine: Engine, page: Page, source: _Source, markdown: str) -> _Run:
         """Start (or find) the run of what ``markdown`` executes; report its bad block options."""
-        text, offset, program = source.text, source.offset, source.program
+        text, offset, program, held = source.text, source.offset, source.program, source.normalized
         if source.body != markdown:  # another plugin changed the page: run what it now holds
-            text, offset, program = markdown, 0, None
+            text, offset, program, held = markdown, 0, None, normalized(markdown)
         if program is None:  # that, or the page's block options are wrong: report them
             try:
-                program = parse_program(normalized(markdown), offset, page.file.src_uri)
+                program = parse_program(held, offset, page.file.src_uri)
             except LessonError as error:
                 raise self._error(error, page.file) from None
         future = engine.submit(program, source.where, text)
-        return _Run(program, offset, source.where, future)
+        return _Run(program, offset, source.where, future, markdown, held)
 
     def _prepare(self, page: Page, markdown: str, run: _Run) -> None:
         """Fail on the run's errors, else set the extension up to render ``markdown`` with it."""
@@ -201,7 +209,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._execute.setConfig("page", page.file.src_uri)
         self._execute.setConfig("display_path", run.where)
         self._execute.setConfig("line_offset", run.offset)
-        self._execute.parsed = (normalized(markdown), run.program)
+        held = run.normalized if markdown == run.markdown else normalized(markdown)
+        self._execute.parsed = (held, run.program)
 
     def _render_deferred(self, config: MkDocsConfig, files: Files) -> None:
         """Convert the pages whose code was still running when MkDocs reached them.
@@ -250,13 +259,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        figures: list[str] = []
-
-        def slot(match: re.Match[str]) -> str:
-            figures.append(match[2])
-            return f'{match[1]}<svg data-lk-figure="{len(figures) - 1}"></svg>'
-
-        html = _FIGURE_SVG.sub(slot, html)
+        html, figures = _cut_figures(html)
         if figures:
             self._figures[page.file.src_uri] = figures
         return html
@@ -265,12 +268,14 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         figures = self._figures.pop(page.file.src_uri, None)
         if not figures:
             return output
-        output, count = _FIGURE_SLOT.subn(lambda match: figures[int(match[1])], output)
-        if count != len(figures):
+        missing = sum(_slot(number) not in output for number in range(len(figures)))
+        if missing:
             raise PluginError(
-                f"{page.file.src_uri}: {len(figures) - count} of its {len(figures)} figures went "
-                "missing between rendering and writing the page (did another plugin rewrite it?)"
+                f"{page.file.src_uri}: {missing} of its {len(figures)} figures went missing "
+                "between rendering and writing the page (did another plugin rewrite it?)"
             )
+        for number, svg in enumerate(figures):
+            output = output.replace(_slot(number), svg)
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -284,14 +289,22 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _read(self, file: File) -> _Source:
         """Read, split and parse a Markdown page once per build (problems wait for rendering)."""
         text = Path(file.abs_src_path or "").read_text(encoding="utf-8-sig")
-        source = _Source(text, self._display_path(file))
-        try:
-            source.body, _, source.offset = split_front_matter(text)
-            source.program = parse_program(normalized(source.body), source.offset, file.src_uri)
-        except LessonError:
-            pass  # reported with file and line when the page is rendered
+        split = split_source(text)
+        held = normalized(split.body)
+        source = _Source(
+            text, self._display_path(file), split.body, split.offset, split.front_matter, held
+        )
+        with suppress(LessonError):  # reported with file and line when the page is rendered
+            source.program = parse_program(held, source.offset, file.src_uri)
         self._sources[file.src_uri] = source
         return source
+
+    def _check_front_matter(self, source: _Source, file: File) -> None:
+        """Fail on front matter MkDocs could not read (it would show the YAML as page text)."""
+        try:
+            read_front_matter(source.front_matter or "")
+        except LessonError as error:
+            raise self._error(error, file) from None
 
     def _source(self, file: File) -> _Source | None:
         """The page's source as read in on_files (a page added later is read now)."""
@@ -324,3 +337,32 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.engine:
             self.engine.close()
             self.engine = None
+
+
+def _cut_figures(html: str) -> tuple[str, list[str]]:
+    """Take each figure's SVG out of ``html``, leaving a numbered slot (str.find: build speed).
+
+    >>> html, figures = _cut_figures('<p>a</p><figure class="lk-figure"><svg><g/></svg></figure>')
+    >>> html
+    '<p>a</p><figure class="lk-figure"><svg data-lk-figure="0"></svg></figure>'
+    >>> figures
+    ['<svg><g/></svg>']
+    """
+    parts: list[str] = []
+    figures: list[str] = []
+    done = 0
+    while (start := html.find(_FIGURE_SVG, done)) >= 0:
+        start += len(_FIGURE_SVG) - len("<svg")
+        end = html.find("</svg>", start)
+        if end < 0:
+            break
+        end += len("</svg>")
+        parts += [html[done:start], _slot(len(figures))]
+        figures.append(html[start:end])
+        done = end
+    return "".join(parts) + html[done:], figures
+
+
+def _slot(number: int) -> str:
+    """What stands for a page's figure ``number`` while the page is indexed and templated."""
+    return f'<svg data-lk-figure="{number}"></svg>'

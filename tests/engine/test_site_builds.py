@@ -57,3 +57,39 @@ def test_every_page_whose_code_fails_is_reported_in_one_build(tmp_path: Path, mk
     assert "docs/b/c.md:6: error: ValueError: c is broken" in done.stderr, done.stderr
     assert "Traceback (most recent call last)" not in done.stderr
     assert not (tmp_path / "site" / "a" / "index.html").exists()
+
+
+FIGURES = """\
+# Figures
+
+```python exec alt="Zebras against crossings." source="hide"
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots()
+label = ax.set_xlabel("zebras")
+```
+
+Between the figures.
+
+```python exec alt="Crossings against zebras." source="hide"
+fig, ax = plt.subplots()
+label = ax.set_xlabel("crossings")
+```
+"""
+
+
+def test_figures_reach_the_page_in_order_but_not_the_search_index(
+    tmp_path: Path, mkdocs_build
+) -> None:
+    (tmp_path / "mkdocs.yml").write_text(CONFIG.replace("plugins:", "plugins:\n  - search"))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(FIGURES)
+    done = mkdocs_build(tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert page.count('<figure class="lk-figure"><svg') == 2
+    assert page.index(">zebras<") < page.index("Between the figures") < page.index(">crossings<")
+    assert "data-lk-figure" not in page
+    index = (tmp_path / "site" / "search" / "search_index.json").read_text()
+    assert "Between the figures" in index
+    assert "zebras" not in index and "crossings" not in index, "tick labels are no search terms"

@@ -6,6 +6,11 @@ Front matter apart, and how many lines it took:
 >>> body, meta, offset
 ('# T\\n', {'title': 'T'}, 4)
 
+The same split without reading the YAML (a build leaves that to MkDocs):
+
+>>> split_source("---\\ntitle: [broken\\n---\\n\\n# T\\n")
+Split(body='# T\\n', offset=4, front_matter='title: [broken\\n')
+
 and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank lines emptied):
 
 >>> normalized("a\\tb\\n   \\nc")
@@ -15,6 +20,7 @@ and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,13 +36,30 @@ _NORMALIZE = NormalizeWhitespace(SimpleNamespace(tab_length=4))  # type: ignore[
 _FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
-def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
-    """Return the body, the front matter and how many lines precede the body in ``text``."""
+@dataclass(frozen=True)
+class Split:
+    """A page's source cut at its front matter."""
+
+    body: str
+    offset: int
+    """How many lines precede the body."""
+    front_matter: str | None
+    """The YAML between the ``---`` lines, unread; None when the page has none."""
+
+
+def split_source(text: str) -> Split:
+    """Cut ``text`` where MkDocs does when its front matter reads as a mapping."""
     match = _FRONT_MATTER.match(text)
     if not match:
-        return text, {}, 0
+        return Split(text, 0, None)
+    body = text[match.end() :].lstrip("\n")
+    return Split(body, text[: len(text) - len(body)].count("\n"), match[1])
+
+
+def read_front_matter(yaml_text: str) -> dict[str, Any]:
+    """The front matter's keys and values; LessonError (with its line) when it is no mapping."""
     try:
-        meta = yaml.load(match[1], Loader=_SAFE_LOADER) or {}
+        meta = yaml.load(yaml_text, Loader=_SAFE_LOADER) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark else 1
@@ -44,9 +67,17 @@ def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
             [Problem(f"invalid YAML front matter: {error}", line, "fix the YAML between ---")]
         ) from None
     if not isinstance(meta, dict):
-        raise LessonError([Problem("front matter must be a mapping of keys to values", 2)])
-    body = text[match.end() :].lstrip("\n")
-    return body, meta, text[: len(text) - len(body)].count("\n")
+        hint = "write one key: value per line between the --- lines, e.g. title: Attention"
+        raise LessonError([Problem("front matter must be a mapping of keys to values", 2, hint)])
+    return meta
+
+
+def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
+    """Return the body, the front matter and how many lines precede the body in ``text``."""
+    split = split_source(text)
+    if split.front_matter is None:
+        return text, {}, 0
+    return split.body, read_front_matter(split.front_matter), split.offset
 
 
 def normalized(body: str) -> str:
