@@ -40,7 +40,9 @@ EXEC_OPTIONS = {
     "title": "a caption shown above the code",
 }
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
+_FENCE_OPEN = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$", re.MULTILINE
+)
 _VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 _FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
@@ -107,38 +109,49 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     program = Program(page=page)
     problems: list[Problem] = []
     lines = text.split("\n")
-    index = 0
-    while index < len(lines):
-        match = _FENCE_OPEN.match(lines[index])
+    index = 0  # the first line not parsed yet, and where it starts in text
+    position = 0
+    # Jump from fence to fence with regexes over the whole text (a Python loop over every line
+    # cost more than the rest of a warm build's lessonkit work); values only where "{{" occurs.
+    while True:
+        match = _FENCE_OPEN.search(text, position)
+        start = index + text.count("\n", position, match.start()) if match else len(lines)
+        if "{{" in text[position : match.start() if match else len(text)]:
+            for number in range(index, start):
+                _parse_values(lines[number], number, line_offset, program, problems)
         if not match:
-            _parse_values(lines[index], index, line_offset, program, problems)
-            index += 1
-            continue
-        end = _closing_fence(lines, index, match["fence"])
+            break
+        fence = match["fence"]
+        closing = _closing_fence(fence).search(text, match.end() + 1)
+        end = (
+            start + 1 + text.count("\n", match.end() + 1, closing.start())
+            if closing
+            else len(lines)
+        )
         words = match["info"].strip().split(None, 1)
         language = words[0].lower() if words else ""
         rest = words[1] if len(words) > 1 else ""
-        body = _dedent(lines[index + 1 : end], match["indent"])
-        first_line = index + 2 + line_offset
+        body = _dedent(lines[start + 1 : end], match["indent"])
+        first_line = start + 2 + line_offset
         if language == "python" and (rest == "exec" or rest.startswith("exec ")):
-            options = _parse_options(rest[4:], index + 1 + line_offset, problems)
+            options = _parse_options(rest[4:], start + 1 + line_offset, problems)
             program.steps.append(Step("exec", "\n".join(body), first_line, options))
-            program.spans.append(Span(index, end + 1, match["indent"]))
+            program.spans.append(Span(start, end + 1, match["indent"]))
         elif language == "pycon":
             program.steps.append(Step("doctest", "\n".join(body), first_line))
-            program.spans.append(Span(index, end + 1, match["indent"]))
-        index = end + 1
+            program.spans.append(Span(start, end + 1, match["indent"]))
+        if not closing:  # an unclosed fence runs to the end, as in CommonMark
+            break
+        index, position = end + 1, closing.end() + 1
     if problems:
         raise LessonError(problems)
     return program
 
 
-def _closing_fence(lines: list[str], start: int, fence: str) -> int:
-    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    for index in range(start + 1, len(lines)):
-        if closing.match(lines[index]):
-            return index
-    return len(lines)  # an unclosed fence runs to the end, as in CommonMark
+@lru_cache(maxsize=16)
+def _closing_fence(fence: str) -> re.Pattern[str]:
+    """The line that closes a fence opened with ``fence``: the same character, at least as many."""
+    return re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
 
 
 def _dedent(lines: list[str], indent: str) -> list[str]:
