@@ -10,11 +10,14 @@ and times, in interleaved runs, fresh ``mkdocs build`` processes:
 - lessonkit: cold (empty cache), warm (nothing changed), one page's prose edited, one page's
   code edited; and that page's blocks alone in a plain Python process.
 
+Each run builds the floor and the warm site several times in turn (``--pairs``): the warm
+target is the closest call, and the machine's noise is larger than lessonkit's overhead.
+
 It prints the medians as Markdown tables with ratios to the floor, then checks the targets.
 
     .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
     .venv/bin/python scripts/benchmark.py --write-docs    # also record it on the docs page
-    .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --check
+    .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --pairs 1 --check
 """
 
 from __future__ import annotations
@@ -288,25 +291,48 @@ class Measured:
     """Every scenario's timings for one site size."""
 
     pages: int
-    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in ROWS})
+    times: dict[str, list[list[float]]] = field(default_factory=lambda: {k: [] for k in ROWS})
+    """Each scenario's wall-clock seconds: a list per run (several builds for floor and warm)."""
     weight: dict[str, object] = field(default_factory=dict)
+
+    def samples(self, name: str) -> list[float]:
+        return [t for run in self.times[name] for t in run]
 
     def median(self, name: str) -> float:
         """Median wall-clock seconds of scenario ``name``."""
-        return statistics.median(self.times[name])
+        return statistics.median(self.samples(name))
+
+    def floor(self, run: int) -> float:
+        """The median of run ``run``'s floor builds."""
+        return statistics.median(self.times["floor"][run])
 
     def ratio(self, name: str, baseline: Callable[[int], float] | None = None) -> float:
-        """Median over runs of ``name``'s time over ``baseline(run)`` (the floor's by default).
+        """Median of ``name``'s times over ``baseline(run)`` (by default the same run's floor).
 
-        Each run's pair was measured minutes apart at most, so the ratio is steadier than a
-        ratio of medians when the machine's load changes during the benchmark.
+        Against the floor, a build is divided by the floor build made right before it when each
+        had several in the run (floor and warm take turns), else by the run's median floor.
+        Builds seconds or minutes apart share the machine's load, so the ratio is steadier than
+        a ratio of medians when that load changes during the benchmark.
         """
-        baseline = baseline or (lambda run: self.times["floor"][run])
-        return statistics.median(t / baseline(run) for run, t in enumerate(self.times[name]))
+        ratios = []
+        for run, times in enumerate(self.times[name]):
+            floors = self.times["floor"][run]
+            for turn, t in enumerate(times):
+                if baseline:
+                    ratios.append(t / baseline(run))
+                else:
+                    paired = len(times) == len(floors)
+                    ratios.append(t / (floors[turn] if paired else self.floor(run)))
+        return statistics.median(ratios)
 
 
-def measure(pages: int, runs: int, folder: Path, progress: Callable[[str], None]) -> Measured:
-    """Build every flavour ``runs`` times, interleaved, and time each scenario."""
+def measure(
+    pages: int, runs: int, pairs: int, folder: Path, progress: Callable[[str], None]
+) -> Measured:
+    """Build every flavour ``runs`` times, interleaved, and time each scenario.
+
+    In each run the floor and the warm site are built ``pairs`` times in turn.
+    """
     sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
     for site in sites.values():
         site.write()
@@ -316,15 +342,16 @@ def measure(pages: int, runs: int, folder: Path, progress: Callable[[str], None]
     all_blocks = blocks_script(list(range(1, pages + 1)))
     for run in range(runs):
         progress(f"{pages} pages: run {run + 1} of {runs}")
-        times = measured.times
+        times = {name: [] for name in ROWS}
         # The floor is built right before the scenarios compared with it, so that a burst of load
         # from elsewhere on the machine tends to hit both builds of a pair.
         times["markdown-exec"].append(sites["markdown-exec"].build())
         times["blocks"].append(run_python(all_blocks, folder))
         shutil.rmtree(cache, ignore_errors=True)
         times["cold"].append(lessonkit.build())
-        times["floor"].append(sites["floor"].build())
-        times["warm"].append(lessonkit.build())
+        for _ in range(pairs):
+            times["floor"].append(sites["floor"].build())
+            times["warm"].append(lessonkit.build())
         seed = 1000 * (run + 1) + EDITED  # a seed no earlier build has seen: a real cache miss
         lessonkit.write_page(EDITED, seed=EDITED, extra=f"Edited prose, run {run + 1}.\n")
         times["prose"].append(lessonkit.build())
@@ -332,6 +359,8 @@ def measure(pages: int, runs: int, folder: Path, progress: Callable[[str], None]
         times["code"].append(lessonkit.build())
         times["page"].append(run_python(blocks_script([seed]), folder))
         lessonkit.write_page(EDITED, seed=EDITED)
+        for name, seconds in times.items():
+            measured.times[name].append(seconds)
     measured.weight = page_weight(sites)
     return measured
 
@@ -365,12 +394,12 @@ def page_weight(sites: dict[str, Site]) -> dict[str, object]:
 def table(measured: Measured) -> str:
     runs = len(measured.times["floor"])
     lines = [
-        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor | each run (s) |",
+        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor | each build (s) |",
         "| --- | ---: | ---: | --- |",
     ]
     for key, label in ROWS.items():
         median, ratio = measured.median(key), measured.ratio(key)
-        each = " ".join(f"{t:.2f}" for t in measured.times[key])
+        each = " ".join(f"{t:.2f}" for t in measured.samples(key))
         lines.append(f"| {label} | {median:.2f} | {ratio:.2f} | {each} |")
     sizes = measured.weight["sizes"]
     lines.append(
@@ -404,15 +433,15 @@ def targets(results: list[Measured]) -> list[Target]:
     for m in results:
         n, times = m.pages, m.times
 
-        def code_limit(run: int, times: dict[str, list[float]] = times) -> float:
-            return times["floor"][run] + 1.2 * times["page"][run]
+        def code_limit(run: int, m: Measured = m) -> float:
+            return m.floor(run) + 1.2 * m.times["page"][run][0]
 
         checks += [
             Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
             Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
             Target(
                 f"{n} pages: cold build",
-                m.ratio("cold", lambda run, times=times: times["markdown-exec"][run]),
+                m.ratio("cold", lambda run, times=times: times["markdown-exec"][run][0]),
                 0.80,
                 "x markdown-exec",
             ),
@@ -444,6 +473,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, nargs="+", default=[20, 200], help="site sizes")
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs per scenario")
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="floor and warm builds taken in turn in each run"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument(
@@ -459,11 +491,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
         folder = args.keep or Path(temporary)
         snapshot(folder)
-        out = [f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs"]
+        out = [
+            f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
+            f"{args.pairs} floor and warm builds in turn in each"
+        ]
         print(out[0] + "\n", flush=True)
         results = []
         for pages in sorted(args.pages):
-            results.append(measure(pages, args.runs, folder / f"{pages}-pages", progress))
+            results.append(
+                measure(pages, args.runs, args.pairs, folder / f"{pages}-pages", progress)
+            )
             out.append(table(results[-1]))
             print(out[-1], end="\n\n", flush=True)
     checks = targets(results)
@@ -489,10 +526,11 @@ def docs_section(out: list[str]) -> str:
         f"{SECTION}\n\n"
         "`scripts/benchmark.py` builds a synthetic site of 20 and of 200 pages (about 600 words "
         "and four executable blocks each: a setup, a softmax table, a 3x3 attention table and a "
-        "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs, "
-        "against baselines measured in the same run: the same pages with the blocks as plain "
-        "code (the floor, Material only), markdown-exec executing the same blocks, and the "
-        "blocks alone in one Python process. Nothing re-executes on a warm build or after a "
+        "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs (the "
+        "floor and the warm site built in turn, several times a run), against baselines "
+        "measured in the same run: the same pages with the blocks as plain code (the floor, "
+        "Material only), markdown-exec executing the same blocks, and the blocks alone in one "
+        "Python process. Nothing re-executes on a warm build or after a "
         "prose edit; a code edit runs that page only, while MkDocs converts the other pages.\n\n"
         f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
     )

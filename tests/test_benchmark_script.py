@@ -26,12 +26,13 @@ SCENARIOS = [
     "that page's blocks alone, one Python process",
 ]
 NUMBER = r"\d+\.\d\d"
+ARGS = ["--pages", "1", "2", "--runs", "1", "--pairs", "2", "--check"]
 
 
 @pytest.fixture(scope="module")
 def run() -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), "--pages", "1", "2", "--runs", "1", "--check"],
+        [sys.executable, str(SCRIPT), *ARGS],
         capture_output=True,
         text=True,
         timeout=300,
@@ -48,10 +49,13 @@ def report(run: subprocess.CompletedProcess[str]) -> str:
 def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
     section = report.split(f"| {pages} pages, median of 1 runs |", 1)[1].split("\n\n", 1)[0]
     for scenario in SCENARIOS:
-        row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({NUMBER}) \|$"
+        each = rf"{NUMBER}(?: {NUMBER})*"
+        row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({each}) \|$"
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
+        builds = 2 if scenario in (SCENARIOS[0], "lessonkit, warm (nothing changed)") else 1
+        assert len(match[3].split()) == builds, "floor and warm are built --pairs times a run"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
 
