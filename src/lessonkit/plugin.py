@@ -172,8 +172,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         source = self._source(page.file)
-        if source and source.front_matter is not None and not page.meta:
-            self._check_front_matter(source, page.file)
+        if source and source.front_matter is not None and page.markdown == source.text:
+            self._check_front_matter(source, page.file)  # MkDocs left the front matter in
         final = markdown + self._resources(page, source)
         if not (self.engine and source is not None):
             return final

@@ -61,17 +61,31 @@ def split_source(text: str) -> Split:
 
 
 def read_front_matter(yaml_text: str) -> dict[str, Any]:
-    """The front matter's keys and values; LessonError (with its line) when it is no mapping."""
+    """The front matter's keys and values; LessonError (with its line) unless it is a mapping.
+
+    MkDocs shows any other front matter, an empty one too, as the page's text.
+
+    >>> read_front_matter("title: T\\n")
+    {'title': 'T'}
+    >>> read_front_matter("# a comment\\n")
+    Traceback (most recent call last):
+    lessonkit.build.problems.LessonError: <markdown>:2: error: front matter is empty
+      hint: remove the --- lines, or write key: value lines between them, e.g. title: T
+    """
+    lines = "key: value lines between them, e.g. title: T"
     try:
-        meta = yaml.load(yaml_text, Loader=_SAFE_LOADER) or {}
-    except yaml.YAMLError as error:
+        meta = yaml.load(yaml_text, Loader=_SAFE_LOADER)
+    except (yaml.YAMLError, ValueError) as error:  # ValueError: e.g. a date like 2024-02-30
         mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark else 1
+        line = mark.line + 2 if mark else 2
         raise LessonError(
             [Problem(f"invalid YAML front matter: {error}", line, "fix the YAML between ---")]
         ) from None
+    if meta is None:
+        hint = f"remove the --- lines, or write {lines}"
+        raise LessonError([Problem("front matter is empty", 2, hint)])
     if not isinstance(meta, dict):
-        hint = "write one key: value per line between the --- lines, e.g. title: Attention"
+        hint = f"write {lines.replace('them', 'the --- lines')}"
         raise LessonError([Problem("front matter must be a mapping of keys to values", 2, hint)])
     return meta
 
