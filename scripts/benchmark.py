@@ -394,7 +394,7 @@ def page_weight(sites: dict[str, Site]) -> dict[str, object]:
 def table(measured: Measured) -> str:
     runs = len(measured.times["floor"])
     lines = [
-        f"| {measured.pages} pages, median of {runs} runs | seconds | x floor | each build (s) |",
+        f"| {measured.pages} pages, {runs} runs | median (s) | x floor | each build (s) |",
         "| --- | ---: | ---: | --- |",
     ]
     for key, label in ROWS.items():
@@ -428,7 +428,7 @@ class Target:
 
 
 def targets(results: list[Measured]) -> list[Target]:
-    """Issue #3's targets; ratios are medians of per-run ratios (see :meth:`Measured.ratio`)."""
+    """Issue #3's targets; ratios are medians of per-build ratios (see :meth:`Measured.ratio`)."""
     checks: list[Target] = []
     for m in results:
         n, times = m.pages, m.times
@@ -469,12 +469,19 @@ def targets(results: list[Measured]) -> list[Target]:
     return checks
 
 
+def positive(text: str) -> int:
+    """An argument that counts something: a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", type=int, nargs="+", default=[20, 200], help="site sizes")
-    parser.add_argument("--runs", type=int, default=5, help="interleaved runs per scenario")
+    parser.add_argument("--pages", type=positive, nargs="+", default=[20, 200], help="site sizes")
+    parser.add_argument("--runs", type=positive, default=5, help="interleaved runs per scenario")
     parser.add_argument(
-        "--pairs", type=int, default=3, help="floor and warm builds taken in turn in each run"
+        "--pairs", type=positive, default=3, help="floor and warm builds taken in turn in each run"
     )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")

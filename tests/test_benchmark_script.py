@@ -47,7 +47,7 @@ def report(run: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.mark.parametrize("pages", [1, 2])
 def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
-    section = report.split(f"| {pages} pages, median of 1 runs |", 1)[1].split("\n\n", 1)[0]
+    section = report.split(f"| {pages} pages, 1 runs |", 1)[1].split("\n\n", 1)[0]
     for scenario in SCENARIOS:
         each = rf"{NUMBER}(?: {NUMBER})*"
         row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({each}) \|$"
@@ -85,3 +85,11 @@ def test_check_fails_the_command_exactly_when_a_target_fails(
 ) -> None:
     failed = re.search(r"\| FAIL \|$", report, re.MULTILINE) is not None
     assert run.returncode == (1 if failed else 0), run.stderr
+
+
+@pytest.mark.parametrize("option", ["--runs", "--pairs", "--pages"])
+def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> None:
+    command = [sys.executable, str(SCRIPT), option, "0"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert f"argument {option}: '0' is not a whole number of at least 1" in done.stderr
