@@ -56,10 +56,9 @@ class _Source:
     """How many lines the front matter took."""
     front_matter: str | None
     """The front matter's YAML, unread (MkDocs reads it); None when the page has none."""
-    normalized: str
-    """The body as Python-Markdown will hold it."""
     program: Program | None = None
-    """What the page runs, parsed from ``normalized``; None when its block options are wrong."""
+    """What the page runs, parsed from the body as Python-Markdown will hold it; None when its
+    block options are wrong."""
 
 
 @dataclass
@@ -70,9 +69,6 @@ class _Run:
     offset: int
     where: str
     future: Future[PageResult]
-    markdown: str
-    """The Markdown the program was parsed from, and ``normalized``, as Python-Markdown holds it."""
-    normalized: str
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -189,16 +185,16 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _run(self, engine: Engine, page: Page, source: _Source, markdown: str) -> _Run:
         """Start (or find) the run of what ``markdown`` executes; report its bad block options."""
-        text, offset, program, held = source.text, source.offset, source.program, source.normalized
+        text, offset, program = source.text, source.offset, source.program
         if source.body != markdown:  # another plugin changed the page: run what it now holds
-            text, offset, program, held = markdown, 0, None, normalized(markdown)
+            text, offset, program = markdown, 0, None
         if program is None:  # that, or the page's block options are wrong: report them
             try:
-                program = parse_program(held, offset, page.file.src_uri)
+                program = parse_program(normalized(markdown), offset, page.file.src_uri)
             except LessonError as error:
                 raise self._error(error, page.file) from None
         future = engine.submit(program, source.where, text)
-        return _Run(program, offset, source.where, future, markdown, held)
+        return _Run(program, offset, source.where, future)
 
     def _prepare(self, page: Page, markdown: str, run: _Run) -> None:
         """Fail on the run's errors, else set the extension up to render ``markdown`` with it."""
@@ -209,8 +205,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._execute.setConfig("page", page.file.src_uri)
         self._execute.setConfig("display_path", run.where)
         self._execute.setConfig("line_offset", run.offset)
-        held = run.normalized if markdown == run.markdown else normalized(markdown)
-        self._execute.parsed = (held, run.program)
+        self._execute.parsed = (normalized(markdown), run.program)
 
     def _render_deferred(self, config: MkDocsConfig, files: Files) -> None:
         """Convert the pages whose code was still running when MkDocs reached them.
@@ -290,12 +285,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         """Read, split and parse a Markdown page once per build (problems wait for rendering)."""
         text = Path(file.abs_src_path or "").read_text(encoding="utf-8-sig")
         split = split_source(text)
-        held = normalized(split.body)
-        source = _Source(
-            text, self._display_path(file), split.body, split.offset, split.front_matter, held
-        )
+        where = self._display_path(file)
+        source = _Source(text, where, split.body, split.offset, split.front_matter)
         with suppress(LessonError):  # reported with file and line when the page is rendered
-            source.program = parse_program(held, source.offset, file.src_uri)
+            source.program = parse_program(normalized(split.body), split.offset, file.src_uri)
         self._sources[file.src_uri] = source
         return source
 
