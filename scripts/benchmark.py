@@ -538,7 +538,9 @@ def docs_section(out: list[str]) -> str:
         "measured in the same run: the same pages with the blocks as plain code (the floor, "
         "Material only), markdown-exec executing the same blocks, and the blocks alone in one "
         "Python process. Nothing re-executes on a warm build or after a "
-        "prose edit; a code edit runs that page only, while MkDocs converts the other pages.\n\n"
+        "prose edit; a code edit runs that page only, while MkDocs converts the other pages. The "
+        "machine these runs come from is shared and noisy (one build can take a third longer than "
+        "the next), so every build's seconds are listed beside the medians.\n\n"
         f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
     )
 
