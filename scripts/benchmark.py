@@ -12,11 +12,14 @@ and times, in interleaved runs, fresh ``mkdocs build`` processes:
 
 Each run builds the floor and the warm site several times in turn (``--pairs``): the warm
 target is the closest call, and the machine's noise is larger than lessonkit's overhead.
+``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
+ratio the machine's load does not move.
 
 It prints the medians as Markdown tables with ratios to the floor, then checks the targets.
 
     .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
     .venv/bin/python scripts/benchmark.py --write-docs    # also record it on the docs page
+    .venv/bin/python scripts/benchmark.py --instructions   # also count instructions
     .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --pairs 1 --check
 """
 
@@ -37,6 +40,7 @@ import textwrap
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -226,11 +230,13 @@ class Site:
         path = self.docs / f"page-{number:03d}.md"
         path.write_text(page(number, self.flavour, seed, extra))
 
+    def command(self) -> list[str]:
+        config = str(self.root / "mkdocs.yml")
+        return [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", config]
+
     def build(self) -> float:
         """Run ``mkdocs build`` in a fresh process; return its wall-clock seconds."""
-        config = str(self.root / "mkdocs.yml")
-        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", config]
-        return timed(command, f"the {self.flavour} build")
+        return timed(self.command(), f"the {self.flavour} build")
 
 
 def blocks_script(seeds: list[int]) -> str:
@@ -269,6 +275,23 @@ def timed(command: list[str], what: str) -> float:
     return wall
 
 
+def instructions(command: list[str], what: str) -> int:
+    """How many instructions ``command`` executes, counted by valgrind.
+
+    The count repeats within a fraction of a percent however busy the machine is, so it shows
+    what a build costs where wall-clock seconds only show what the machine allowed.
+    """
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
+    counter = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run([*counter, *command], env=ENV, capture_output=True, text=True)
+    total = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or not total:
+        raise SystemExit(f"{what} failed under valgrind:\n{done.stderr[-3000:]}")
+    return int(total[1].replace(",", ""))
+
+
 def snapshot(folder: Path) -> None:
     """Measure a copy of lessonkit's source taken now, whatever happens to the working tree.
 
@@ -294,6 +317,8 @@ class Measured:
     times: dict[str, list[list[float]]] = field(default_factory=lambda: {k: [] for k in ROWS})
     """Each scenario's wall-clock seconds: a list per run (several builds for floor and warm)."""
     weight: dict[str, object] = field(default_factory=dict)
+    instructions: dict[str, int] = field(default_factory=dict)
+    """With ``--instructions``: what one floor build and one warm build executed."""
 
     def samples(self, name: str) -> list[float]:
         return [t for run in self.times[name] for t in run]
@@ -327,11 +352,17 @@ class Measured:
 
 
 def measure(
-    pages: int, runs: int, pairs: int, folder: Path, progress: Callable[[str], None]
+    pages: int,
+    runs: int,
+    pairs: int,
+    folder: Path,
+    progress: Callable[[str], None],
+    count: bool = False,
 ) -> Measured:
     """Build every flavour ``runs`` times, interleaved, and time each scenario.
 
-    In each run the floor and the warm site are built ``pairs`` times in turn.
+    In each run the floor and the warm site are built ``pairs`` times in turn. With ``count``,
+    one more floor build and one more warm build run under valgrind, side by side.
     """
     sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
     for site in sites.values():
@@ -362,6 +393,14 @@ def measure(
         for name, seconds in times.items():
             measured.times[name].append(seconds)
     measured.weight = page_weight(sites)
+    if count:
+        progress(f"{pages} pages: counting instructions (valgrind)")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            counts = {
+                name: pool.submit(instructions, site.command(), f"the {site.flavour} build")
+                for name, site in (("floor", sites["floor"]), ("warm", lessonkit))
+            }
+            measured.instructions = {name: future.result() for name, future in counts.items()}
     return measured
 
 
@@ -407,6 +446,16 @@ def table(measured: Measured) -> str:
         + " / ".join(f"{sizes[f] / 1000:.0f}" for f in ("floor", "markdown-exec", "lessonkit"))
         + " | | |"
     )
+    if measured.instructions:
+        floor = measured.instructions["floor"]
+        lines += [
+            "",
+            f"| {measured.pages} pages, one build each under valgrind | instructions (G) "
+            "| x floor |",
+            "| --- | ---: | ---: |",
+        ]
+        for key, count in measured.instructions.items():
+            lines.append(f"| {ROWS[key]} | {count / 1e9:.3f} | {count / floor:.3f} |")
     return "\n".join(lines)
 
 
@@ -483,6 +532,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pairs", type=positive, default=3, help="floor and warm builds taken in turn in each run"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count one floor and one warm build's instructions with valgrind",
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument(
@@ -506,7 +560,14 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for pages in sorted(args.pages):
             results.append(
-                measure(pages, args.runs, args.pairs, folder / f"{pages}-pages", progress)
+                measure(
+                    pages,
+                    args.runs,
+                    args.pairs,
+                    folder / f"{pages}-pages",
+                    progress,
+                    count=args.instructions,
+                )
             )
             out.append(table(results[-1]))
             print(out[-1], end="\n\n", flush=True)

@@ -26,7 +26,7 @@ SCENARIOS = [
     "that page's blocks alone, one Python process",
 ]
 NUMBER = r"\d+\.\d\d"
-ARGS = ["--pages", "1", "2", "--runs", "1", "--pairs", "2", "--check"]
+ARGS = ["--pages", "1", "2", "--runs", "1", "--pairs", "2", "--instructions", "--check"]
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,18 @@ def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, p
         assert len(match[3].split()) == builds, "floor and warm are built --pairs times a run"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_instructions_of_a_floor_and_a_warm_build_are_counted(report: str, pages: int) -> None:
+    header = f"| {pages} pages, one build each under valgrind | instructions (G) | x floor |"
+    section = report.split(header, 1)[1].split("\n\n", 1)[0]
+    count = r"(\d+\.\d{3})"
+    floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {count} \| 1\.000 \|$", section, re.M)
+    warm = re.search(rf"^\| {re.escape(SCENARIOS[4])} \| {count} \| {count} \|$", section, re.M)
+    assert floor and warm, section
+    assert float(floor[1]) > 1 and float(warm[1]) > 1  # billions: Python, MkDocs, Material
+    assert float(warm[2]) == pytest.approx(float(warm[1]) / float(floor[1]), abs=0.002)
 
 
 def test_every_target_gets_a_verdict(report: str) -> None:
