@@ -40,9 +40,7 @@ EXEC_OPTIONS = {
     "title": "a caption shown above the code",
 }
 
-_FENCE_OPEN = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$", re.MULTILINE
-)
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
 _VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 _FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
@@ -109,72 +107,38 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     program = Program(page=page)
     problems: list[Problem] = []
     lines = text.split("\n")
-    index = 0  # the first line not parsed yet, and where it starts in text
-    position = 0
-    # Jump from fence to fence; look for values only where "{{" occurs (build speed).
-    while True:
-        match = _find_line(text, position, ("```", "~~~"), _FENCE_OPEN)
-        start = index + text.count("\n", position, match.start()) if match else len(lines)
-        if "{{" in text[position : match.start() if match else len(text)]:
-            for number in range(index, start):
-                _parse_values(lines[number], number, line_offset, program, problems)
+    index = 0
+    while index < len(lines):
+        match = _FENCE_OPEN.match(lines[index])
         if not match:
-            break
-        fence = match["fence"]
-        closing = _find_line(text, match.end() + 1, (fence[0] * 3,), _closing_fence(fence))
-        end = (
-            start + 1 + text.count("\n", match.end() + 1, closing.start())
-            if closing
-            else len(lines)
-        )
+            _parse_values(lines[index], index, line_offset, program, problems)
+            index += 1
+            continue
+        end = _closing_fence(lines, index, match["fence"])
         words = match["info"].strip().split(None, 1)
         language = words[0].lower() if words else ""
         rest = words[1] if len(words) > 1 else ""
-        body = _dedent(lines[start + 1 : end], match["indent"])
-        first_line = start + 2 + line_offset
+        body = _dedent(lines[index + 1 : end], match["indent"])
+        first_line = index + 2 + line_offset
         if language == "python" and (rest == "exec" or rest.startswith("exec ")):
-            options = _parse_options(rest[4:], start + 1 + line_offset, problems)
+            options = _parse_options(rest[4:], index + 1 + line_offset, problems)
             program.steps.append(Step("exec", "\n".join(body), first_line, options))
-            program.spans.append(Span(start, end + 1, match["indent"]))
+            program.spans.append(Span(index, end + 1, match["indent"]))
         elif language == "pycon":
             program.steps.append(Step("doctest", "\n".join(body), first_line))
-            program.spans.append(Span(start, end + 1, match["indent"]))
-        if not closing:  # an unclosed fence runs to the end, as in CommonMark
-            break
-        index, position = end + 1, closing.end() + 1
+            program.spans.append(Span(index, end + 1, match["indent"]))
+        index = end + 1
     if problems:
         raise LessonError(problems)
     return program
 
 
-def _find_line(
-    text: str, position: int, markers: tuple[str, ...], line: re.Pattern[str]
-) -> re.Match[str] | None:
-    """The first line from ``position`` (a line start) that holds a marker and matches ``line``.
-
-    ``str.find`` skips to the markers: far faster than a ``^``-anchored regex search, which
-    tries every character of the page.
-
-    >>> _find_line("a ```\\n```py\\n", 0, ("```",), _FENCE_OPEN)["info"]
-    'py'
-    """
-    while True:
-        found = [at for marker in markers if (at := text.find(marker, position)) >= 0]
-        if not found:
-            return None
-        at = min(found)
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        if match := line.match(text, start, end):
-            return match
-        position = end + 1
-
-
-@lru_cache(maxsize=16)
-def _closing_fence(fence: str) -> re.Pattern[str]:
-    """The line that closes a fence opened with ``fence``: the same character, at least as many."""
-    return re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
+def _closing_fence(lines: list[str], start: int, fence: str) -> int:
+    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    for index in range(start + 1, len(lines)):
+        if closing.match(lines[index]):
+            return index
+    return len(lines)  # an unclosed fence runs to the end, as in CommonMark
 
 
 def _dedent(lines: list[str], indent: str) -> list[str]:
