@@ -10,8 +10,10 @@ and times, in interleaved runs, fresh ``mkdocs build`` processes:
 - lessonkit: cold (empty cache), warm (nothing changed), one page's prose edited, one page's
   code edited; and that page's blocks alone in a plain Python process.
 
-Each run builds the floor and the warm site several times in turn (``--pairs``): the warm
-target is the closest call, and the machine's noise is larger than lessonkit's overhead.
+Each run builds markdown-exec, the blocks alone and lessonkit cold once, then takes
+``--turns`` turns: the floor, then lessonkit warm, after a prose edit and after a code edit. Each
+of those three is divided by its own turn's floor: the warm and prose targets are the closest
+calls, and the machine's noise is larger than lessonkit's overhead.
 ``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
 ratio the machine's load does not move.
 
@@ -20,7 +22,7 @@ It prints the medians as Markdown tables with ratios to the floor, then checks t
     .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
     .venv/bin/python scripts/benchmark.py --write-docs    # also record it on the docs page
     .venv/bin/python scripts/benchmark.py --instructions   # also count instructions
-    .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --pairs 1 --check
+    .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --turns 1 --check
 """
 
 from __future__ import annotations
@@ -275,6 +277,11 @@ def timed(command: list[str], what: str) -> float:
     return wall
 
 
+def stored(cache: Path) -> dict[str, int]:
+    """The cache's entries and when each was written: a page that ran rewrites its entry."""
+    return {path.name: path.stat().st_mtime_ns for path in cache.rglob("*.json")}
+
+
 def instructions(command: list[str], what: str) -> int:
     """How many instructions ``command`` executes, counted by valgrind.
 
@@ -315,7 +322,7 @@ class Measured:
 
     pages: int
     times: dict[str, list[list[float]]] = field(default_factory=lambda: {k: [] for k in ROWS})
-    """Each scenario's wall-clock seconds: a list per run (several builds for floor and warm)."""
+    """Each scenario's wall-clock seconds: a list per run, of one build or of one per turn."""
     weight: dict[str, object] = field(default_factory=dict)
     instructions: dict[str, int] = field(default_factory=dict)
     """With ``--instructions``: what one floor build and one warm build executed."""
@@ -327,68 +334,81 @@ class Measured:
         """Median wall-clock seconds of scenario ``name``."""
         return statistics.median(self.samples(name))
 
-    def floor(self, run: int) -> float:
-        """The median of run ``run``'s floor builds."""
-        return statistics.median(self.times["floor"][run])
+    def floor(self, run: int, turn: int) -> float:
+        """The floor build of turn ``turn`` of run ``run``."""
+        return self.times["floor"][run][turn]
 
-    def ratio(self, name: str, baseline: Callable[[int], float] | None = None) -> float:
-        """Median of ``name``'s times over ``baseline(run)`` (by default the same run's floor).
+    def ratio(self, name: str, baseline: Callable[[int, int], float] | None = None) -> float:
+        """Median of ``name``'s builds, each over ``baseline(run, turn)`` (by default the floor).
 
-        Against the floor, a build is divided by the floor build made right before it when each
-        had several in the run (floor and warm take turns), else by the run's median floor.
-        Builds seconds or minutes apart share the machine's load, so the ratio is steadier than
-        a ratio of medians when that load changes during the benchmark.
+        A scenario built once per turn is divided by its own turn's floor build; one built once
+        per run, by the run's median floor. Builds seconds apart share the machine's load, so
+        the ratio is steadier than a ratio of medians when that load changes during the run.
         """
         ratios = []
         for run, times in enumerate(self.times[name]):
             floors = self.times["floor"][run]
             for turn, t in enumerate(times):
                 if baseline:
-                    ratios.append(t / baseline(run))
+                    ratios.append(t / baseline(run, turn))
                 else:
                     paired = len(times) == len(floors)
-                    ratios.append(t / (floors[turn] if paired else self.floor(run)))
+                    ratios.append(t / (floors[turn] if paired else statistics.median(floors)))
         return statistics.median(ratios)
 
 
 def measure(
     pages: int,
     runs: int,
-    pairs: int,
+    turns: int,
     folder: Path,
     progress: Callable[[str], None],
     count: bool = False,
 ) -> Measured:
     """Build every flavour ``runs`` times, interleaved, and time each scenario.
 
-    In each run the floor and the warm site are built ``pairs`` times in turn. With ``count``,
-    one more floor build and one more warm build run under valgrind, side by side.
+    Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ``turns``
+    times the floor, lessonkit warm, after a prose edit and after a code edit (and that page's
+    blocks alone). With ``count``, one more floor build and one more warm build run under
+    valgrind, side by side.
     """
     sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
     for site in sites.values():
         site.write()
     lessonkit = sites["lessonkit"]
     cache = lessonkit.root / ".cache"
+
+    def build(scenario: str, executes: int) -> float:
+        """Build the lessonkit site; fail unless exactly ``executes`` pages ran (were stored)."""
+        before = stored(cache)
+        seconds = lessonkit.build()
+        ran = sum(before.get(name) != stamp for name, stamp in stored(cache).items())
+        if ran != executes:
+            raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}")
+        return seconds
+
     measured = Measured(pages)
     all_blocks = blocks_script(list(range(1, pages + 1)))
     for run in range(runs):
         progress(f"{pages} pages: run {run + 1} of {runs}")
         times = {name: [] for name in ROWS}
-        # The floor is built right before the scenarios compared with it, so that a burst of load
-        # from elsewhere on the machine tends to hit both builds of a pair.
         times["markdown-exec"].append(sites["markdown-exec"].build())
         times["blocks"].append(run_python(all_blocks, folder))
         shutil.rmtree(cache, ignore_errors=True)
-        times["cold"].append(lessonkit.build())
-        for _ in range(pairs):
+        times["cold"].append(build("cold", pages))
+        seed = EDITED
+        # The floor is built right before the scenarios compared with it, so that a burst of load
+        # from elsewhere on the machine tends to hit the builds of one turn alike.
+        for turn in range(turns):
+            edit = f"Edited prose, edit {run * turns + turn + 1}.\n"
             times["floor"].append(sites["floor"].build())
-            times["warm"].append(lessonkit.build())
-        seed = 1000 * (run + 1) + EDITED  # a seed no earlier build has seen: a real cache miss
-        lessonkit.write_page(EDITED, seed=EDITED, extra=f"Edited prose, run {run + 1}.\n")
-        times["prose"].append(lessonkit.build())
-        lessonkit.write_page(EDITED, seed=seed, extra=f"Edited prose, run {run + 1}.\n")
-        times["code"].append(lessonkit.build())
-        times["page"].append(run_python(blocks_script([seed]), folder))
+            times["warm"].append(build("warm", 0))
+            lessonkit.write_page(EDITED, seed=seed, extra=edit)
+            times["prose"].append(build("prose-edited", 0))
+            seed = 1000 * (run * turns + turn + 1) + EDITED  # no earlier build saw it: a miss
+            lessonkit.write_page(EDITED, seed=seed, extra=edit)
+            times["code"].append(build("code-edited", 1))
+            times["page"].append(run_python(blocks_script([seed]), folder))
         lessonkit.write_page(EDITED, seed=EDITED)
         for name, seconds in times.items():
             measured.times[name].append(seconds)
@@ -482,15 +502,15 @@ def targets(results: list[Measured]) -> list[Target]:
     for m in results:
         n, times = m.pages, m.times
 
-        def code_limit(run: int, m: Measured = m) -> float:
-            return m.floor(run) + 1.2 * m.times["page"][run][0]
+        def code_limit(run: int, turn: int, m: Measured = m) -> float:
+            return m.floor(run, turn) + 1.2 * m.times["page"][run][turn]
 
         checks += [
             Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
             Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
             Target(
                 f"{n} pages: cold build",
-                m.ratio("cold", lambda run, times=times: times["markdown-exec"][run][0]),
+                m.ratio("cold", lambda run, _, times=times: times["markdown-exec"][run][0]),
                 0.80,
                 "x markdown-exec",
             ),
@@ -530,7 +550,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=positive, nargs="+", default=[20, 200], help="site sizes")
     parser.add_argument("--runs", type=positive, default=5, help="interleaved runs per scenario")
     parser.add_argument(
-        "--pairs", type=positive, default=3, help="floor and warm builds taken in turn in each run"
+        "--turns",
+        type=positive,
+        default=3,
+        help="turns per run, each the floor then lessonkit warm, prose-edited and code-edited",
     )
     parser.add_argument(
         "--instructions",
@@ -554,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
         snapshot(folder)
         out = [
             f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
-            f"{args.pairs} floor and warm builds in turn in each"
+            f"{args.turns} turns in each (floor, warm, prose edit, code edit)"
         ]
         print(out[0] + "\n", flush=True)
         results = []
@@ -563,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
                 measure(
                     pages,
                     args.runs,
-                    args.pairs,
+                    args.turns,
                     folder / f"{pages}-pages",
                     progress,
                     count=args.instructions,
@@ -594,12 +617,13 @@ def docs_section(out: list[str]) -> str:
         f"{SECTION}\n\n"
         "`scripts/benchmark.py` builds a synthetic site of 20 and of 200 pages (about 600 words "
         "and four executable blocks each: a setup, a softmax table, a 3x3 attention table and a "
-        "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs (the "
-        "floor and the warm site built in turn, several times a run), against baselines "
-        "measured in the same run: the same pages with the blocks as plain code (the floor, "
-        "Material only), markdown-exec executing the same blocks, and the blocks alone in one "
-        "Python process. Nothing re-executes on a warm build or after a "
-        "prose edit; a code edit runs that page only, while MkDocs converts the other pages. The "
+        "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs, "
+        "against baselines measured in the same run: the same pages with the blocks as plain "
+        "code (the floor, Material only), markdown-exec executing the same blocks, and the blocks "
+        "alone in one Python process. Each run takes turns: the floor, then lessonkit warm, after "
+        "a prose edit and after a code edit, each divided by its own turn's floor build. Nothing "
+        "re-executes on a warm build or after a prose edit; a code edit runs that page only, "
+        "while MkDocs converts the other pages. The "
         "machine these runs come from is shared and noisy (one build can take a third longer than "
         "the next), so every build's seconds are listed beside the medians.\n\n"
         f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"

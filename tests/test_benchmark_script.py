@@ -26,7 +26,7 @@ SCENARIOS = [
     "that page's blocks alone, one Python process",
 ]
 NUMBER = r"\d+\.\d\d"
-ARGS = ["--pages", "1", "2", "--runs", "1", "--pairs", "2", "--instructions", "--check"]
+ARGS = ["--pages", "1", "2", "--runs", "1", "--turns", "2", "--instructions", "--check"]
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +54,8 @@ def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, p
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
-        builds = 2 if scenario in (SCENARIOS[0], "lessonkit, warm (nothing changed)") else 1
-        assert len(match[3].split()) == builds, "floor and warm are built --pairs times a run"
+        builds = 1 if scenario in SCENARIOS[1:4] else 2
+        assert len(match[3].split()) == builds, "all but three scenarios are built --turns times"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
 
@@ -99,7 +99,7 @@ def test_check_fails_the_command_exactly_when_a_target_fails(
     assert run.returncode == (1 if failed else 0), run.stderr
 
 
-@pytest.mark.parametrize("option", ["--runs", "--pairs", "--pages"])
+@pytest.mark.parametrize("option", ["--runs", "--turns", "--pages"])
 def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> None:
     command = [sys.executable, str(SCRIPT), option, "0"]
     done = subprocess.run(command, capture_output=True, text=True)
