@@ -11,9 +11,9 @@ and times, in interleaved runs, fresh ``mkdocs build`` processes:
   code edited; and that page's blocks alone in a plain Python process.
 
 Each run builds markdown-exec, the blocks alone and lessonkit cold once, then takes
-``--turns`` turns: the floor, then lessonkit warm, after a prose edit and after a code edit. Each
-of those three is divided by its own turn's floor: the warm and prose targets are the closest
-calls, and the machine's noise is larger than lessonkit's overhead.
+``--turns`` turns of lessonkit warm, after a prose edit and after a code edit, each built right
+after a floor build and divided by it: the warm and prose targets are the closest calls, and the
+machine's noise is larger than lessonkit's overhead.
 ``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
 ratio the machine's load does not move.
 
@@ -323,6 +323,8 @@ class Measured:
     pages: int
     times: dict[str, list[list[float]]] = field(default_factory=lambda: {k: [] for k in ROWS})
     """Each scenario's wall-clock seconds: a list per run, of one build or of one per turn."""
+    before: dict[str, list[list[float]]] = field(default_factory=dict)
+    """For the scenarios built once per turn: the floor build made right before each build."""
     weight: dict[str, object] = field(default_factory=dict)
     instructions: dict[str, int] = field(default_factory=dict)
     """With ``--instructions``: what one floor build and one warm build executed."""
@@ -334,26 +336,24 @@ class Measured:
         """Median wall-clock seconds of scenario ``name``."""
         return statistics.median(self.samples(name))
 
-    def floor(self, run: int, turn: int) -> float:
-        """The floor build of turn ``turn`` of run ``run``."""
-        return self.times["floor"][run][turn]
-
     def ratio(self, name: str, baseline: Callable[[int, int], float] | None = None) -> float:
         """Median of ``name``'s builds, each over ``baseline(run, turn)`` (by default the floor).
 
-        A scenario built once per turn is divided by its own turn's floor build; one built once
-        per run, by the run's median floor. Builds seconds apart share the machine's load, so
-        the ratio is steadier than a ratio of medians when that load changes during the run.
+        A scenario built once per turn is divided by the floor build made right before it; one
+        built once per run, by the run's median floor. Builds seconds apart share the machine's
+        load, so the ratio is steadier than a ratio of medians when that load changes.
         """
+        if name == "floor":
+            return 1.0  # the floor is its own unit
         ratios = []
         for run, times in enumerate(self.times[name]):
-            floors = self.times["floor"][run]
             for turn, t in enumerate(times):
                 if baseline:
                     ratios.append(t / baseline(run, turn))
+                elif name in self.before:
+                    ratios.append(t / self.before[name][run][turn])
                 else:
-                    paired = len(times) == len(floors)
-                    ratios.append(t / (floors[turn] if paired else statistics.median(floors)))
+                    ratios.append(t / statistics.median(self.times["floor"][run]))
         return statistics.median(ratios)
 
 
@@ -367,10 +367,10 @@ def measure(
 ) -> Measured:
     """Build every flavour ``runs`` times, interleaved, and time each scenario.
 
-    Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ``turns``
-    times the floor, lessonkit warm, after a prose edit and after a code edit (and that page's
-    blocks alone). With ``count``, one more floor build and one more warm build run under
-    valgrind, side by side.
+    Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ``turns`` times
+    lessonkit warm, after a prose edit and after a code edit, each right after a floor build (and
+    that page's blocks alone). With ``count``, one more floor build and one more warm build run
+    under valgrind, side by side.
     """
     sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
     for site in sites.values():
@@ -389,29 +389,38 @@ def measure(
 
     measured = Measured(pages)
     all_blocks = blocks_script(list(range(1, pages + 1)))
+    measured.before = {name: [] for name in ("warm", "prose", "code")}
+
+    def after_floor(name: str, scenario: str, executes: int) -> None:
+        """Build the floor, then the lessonkit scenario ``name`` compared with it (this run's)."""
+        floor = sites["floor"].build()
+        measured.before[name][-1].append(floor)
+        measured.times["floor"][-1].append(floor)
+        measured.times[name][-1].append(build(scenario, executes))
+
     for run in range(runs):
         progress(f"{pages} pages: run {run + 1} of {runs}")
-        times = {name: [] for name in ROWS}
+        for table in (measured.times, measured.before):
+            for per_run in table.values():
+                per_run.append([])
+        times = {name: per_run[-1] for name, per_run in measured.times.items()}
         times["markdown-exec"].append(sites["markdown-exec"].build())
         times["blocks"].append(run_python(all_blocks, folder))
         shutil.rmtree(cache, ignore_errors=True)
         times["cold"].append(build("cold", pages))
         seed = EDITED
-        # The floor is built right before the scenarios compared with it, so that a burst of load
-        # from elsewhere on the machine tends to hit the builds of one turn alike.
+        # Each build compared with the floor comes right after a floor build, so that a burst of
+        # load from elsewhere on the machine tends to hit both builds of the pair.
         for turn in range(turns):
             edit = f"Edited prose, edit {run * turns + turn + 1}.\n"
-            times["floor"].append(sites["floor"].build())
-            times["warm"].append(build("warm", 0))
+            after_floor("warm", "warm", 0)
             lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            times["prose"].append(build("prose-edited", 0))
+            after_floor("prose", "prose-edited", 0)
             seed = 1000 * (run * turns + turn + 1) + EDITED  # no earlier build saw it: a miss
             lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            times["code"].append(build("code-edited", 1))
+            after_floor("code", "code-edited", 1)
             times["page"].append(run_python(blocks_script([seed]), folder))
         lessonkit.write_page(EDITED, seed=EDITED)
-        for name, seconds in times.items():
-            measured.times[name].append(seconds)
     measured.weight = page_weight(sites)
     if count:
         progress(f"{pages} pages: counting instructions (valgrind)")
@@ -503,7 +512,7 @@ def targets(results: list[Measured]) -> list[Target]:
         n, times = m.pages, m.times
 
         def code_limit(run: int, turn: int, m: Measured = m) -> float:
-            return m.floor(run, turn) + 1.2 * m.times["page"][run][turn]
+            return m.before["code"][run][turn] + 1.2 * m.times["page"][run][turn]
 
         checks += [
             Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
@@ -553,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         "--turns",
         type=positive,
         default=3,
-        help="turns per run, each the floor then lessonkit warm, prose-edited and code-edited",
+        help="turns per run: lessonkit warm, prose-edited, code-edited, each after a floor build",
     )
     parser.add_argument(
         "--instructions",
@@ -577,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
         snapshot(folder)
         out = [
             f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
-            f"{args.turns} turns in each (floor, warm, prose edit, code edit)"
+            f"{args.turns} turns in each (warm, prose edit, code edit, each after a floor build)"
         ]
         print(out[0] + "\n", flush=True)
         results = []
@@ -620,8 +629,8 @@ def docs_section(out: list[str]) -> str:
         "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs, "
         "against baselines measured in the same run: the same pages with the blocks as plain "
         "code (the floor, Material only), markdown-exec executing the same blocks, and the blocks "
-        "alone in one Python process. Each run takes turns: the floor, then lessonkit warm, after "
-        "a prose edit and after a code edit, each divided by its own turn's floor build. Nothing "
+        "alone in one Python process. Each run takes turns: lessonkit warm, after a prose edit and "
+        "after a code edit, each built right after a floor build and divided by it. Nothing "
         "re-executes on a warm build or after a prose edit; a code edit runs that page only, "
         "while MkDocs converts the other pages. The "
         "machine these runs come from is shared and noisy (one build can take a third longer than "

@@ -5,6 +5,7 @@ No timing is asserted here (timed tests are flaky); the benchmark itself checks 
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -54,8 +55,8 @@ def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, p
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
-        builds = 1 if scenario in SCENARIOS[1:4] else 2
-        assert len(match[3].split()) == builds, "all but three scenarios are built --turns times"
+        builds = {SCENARIOS[0]: 6}.get(scenario, 1 if scenario in SCENARIOS[1:4] else 2)
+        assert len(match[3].split()) == builds, "a floor build before each of 3 scenarios a turn"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
 
@@ -105,3 +106,22 @@ def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> N
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 2
     assert f"argument {option}: '0' is not a whole number of at least 1" in done.stderr
+
+
+def test_each_paired_build_is_divided_by_the_floor_build_made_right_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("benchmark", SCRIPT)
+    benchmark = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "benchmark", benchmark)  # dataclasses look it up there
+    spec.loader.exec_module(benchmark)
+    measured = benchmark.Measured(pages=2)
+    # One run: the machine slowed down during it; warm was built after floors of 1, 2 and 4 s.
+    measured.times["floor"] = [[1.0, 9.0, 2.0, 9.0, 4.0, 9.0]]
+    measured.times["warm"] = [[1.1, 2.2, 4.4]]
+    measured.times["cold"] = [[3.0]]
+    measured.before = {"warm": [[1.0, 2.0, 4.0]]}
+    assert measured.ratio("warm") == pytest.approx(1.1)
+    assert measured.ratio("cold") == pytest.approx(3.0 / 6.5)  # once a run: the run's median
+    assert measured.ratio("floor") == 1.0
