@@ -88,6 +88,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._sources: dict[str, _Source] = {}
         self._deferred: list[tuple[Page, str, _Run]] = []
         self._figures: dict[str, list[str]] = {}
+        self._notebooks: dict[str, File] = {}
+        """Pages whose front matter says ``notebook: true``, and their ``.ipynb`` files."""
         base = self.config.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
         config.extra_javascript.append(f"{base}/lessonkit.js")
@@ -121,6 +123,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                 if self.engine and source.program is not None:
                     # Start every page's code now, so pages run in parallel while others render.
                     self.engine.submit(source.program, source.where, source.text)
+                if _wants_notebook(source):
+                    self._notebooks[file.src_uri] = self._notebook_file(file, files, config)
         if self._glossary:  # the YAML becomes a page, not a download; the page edits the YAML
             if yml := files.get_file_from_path(self._glossary_src):
                 files.remove(yml)
@@ -145,6 +149,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         self._render_deferred(config, files)
+        self._fill_notebooks(files)
         # Every page is converted by now: fill the glossary page's "used on" lists.
         if not self._glossary:
             return env
@@ -230,6 +235,38 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             )
         if problems:
             raise PluginError(str(LessonError(problems)))
+
+    def _notebook_file(self, file: File, files: Files, config: MkDocsConfig) -> File:
+        """The page's ``.ipynb`` beside it, empty until its result is known (see on_env)."""
+        name = file.src_uri.removesuffix(".md") + ".ipynb"
+        if files.get_file_from_path(name):
+            raise PluginError(
+                f"{self._display_path(file)}: error: its front matter asks for a notebook, but "
+                f"{name} already exists in the docs folder\n  hint: rename or remove {name}"
+            )
+        notebook = File.generated(config, name, content=b"")
+        files.append(notebook)
+        return notebook
+
+    def _fill_notebooks(self, files: Files) -> None:
+        """Write each notebook from its page's program and result (nothing runs again)."""
+        if not self._notebooks:
+            return
+        from lessonkit.build.notebook import notebook_bytes, page_notebook
+
+        for src_uri, notebook in self._notebooks.items():
+            source, file = self._sources[src_uri], files.get_file_from_path(src_uri)
+            if source.program is None or file is None or file.page is None:
+                continue  # the page's own errors are reported
+            result = None
+            if self.engine:
+                result = self.engine.result(source.program, source.where, source.text)
+            origin = file.page.canonical_url or file.page.url
+            preface = f"From the lesson page <{origin}>: every output is what its build computed."
+            page_text = normalized(source.body)
+            notebook.content_bytes = notebook_bytes(
+                page_notebook(page_text, source.program, result, preface)
+            )
 
     def _resources(self, page: Page, source: _Source | None) -> str:
         """The "Go deeper" cards from the page's front matter, appended to its Markdown."""
@@ -330,6 +367,22 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.engine:
             self.engine.close()
             self.engine = None
+
+
+def _wants_notebook(source: _Source) -> bool:
+    """Whether the page's front matter says ``notebook: true`` (read only when it may)."""
+    if not source.front_matter or "notebook" not in source.front_matter:
+        return False
+    try:
+        meta = read_front_matter(source.front_matter)
+    except LessonError:
+        return False  # unreadable front matter fails the page's own check
+    from lessonkit.build.lint import notebook_problems
+
+    problems = [p.at(source.where) for p in notebook_problems(meta, source.text)]
+    if problems:
+        raise PluginError(str(LessonError(problems)))
+    return meta.get("notebook", False)
 
 
 def _cut_figures(html: str) -> tuple[str, list[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 # Python-Markdown empties whitespace-only lines and expands tabs before lessonkit's extension
@@ -93,3 +94,46 @@ def test_figures_reach_the_page_in_order_but_not_the_search_index(
     index = (tmp_path / "site" / "search" / "search_index.json").read_text()
     assert "Between the figures" in index
     assert "zebras" not in index and "crossings" not in index, "tick labels are no search terms"
+
+
+NOTEBOOK_PAGE = """\
+---
+title: Doubling
+notebook: true
+---
+
+# Doubling
+
+[Download this page as a notebook](lesson.ipynb)
+
+```python exec
+print(2 * 21)
+```
+
+Twice 21 is {{ 2 * 21 }}.
+"""
+
+
+def test_a_page_asking_for_a_notebook_gets_one_beside_it_from_its_single_run(
+    tmp_path: Path, mkdocs_build
+) -> None:
+    done = mkdocs_build(_write(tmp_path, {"index.md": "# Home\n", "lesson.md": NOTEBOOK_PAGE}))
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "site" / "lesson" / "index.html").read_text()
+    assert 'href="../lesson.ipynb"' in html  # MkDocs knows the file: the link resolves
+    notebook = json.loads((tmp_path / "site" / "lesson.ipynb").read_text())
+    cells = [(c["cell_type"], "".join(c["source"])) for c in notebook["cells"]]
+    assert ("code", "print(2 * 21)") in cells
+    assert ("markdown", "Twice 21 is 42.") in cells
+    (code,) = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert "".join(code["outputs"][0]["text"]) == "42\n"
+    entries = list((tmp_path / ".cache" / "lessonkit").glob("*.json"))
+    assert len(entries) == 1, "the page ran once, for the page and its notebook alike"
+
+
+def test_a_notebook_may_not_replace_a_file_in_the_docs(tmp_path: Path, mkdocs_build) -> None:
+    pages = {"index.md": "# Home\n", "lesson.md": NOTEBOOK_PAGE, "lesson.ipynb": "{}"}
+    done = mkdocs_build(_write(tmp_path, pages))
+    assert done.returncode != 0
+    assert "docs/lesson.md: error: its front matter asks for a notebook" in done.stderr
+    assert "lesson.ipynb already exists in the docs folder" in done.stderr

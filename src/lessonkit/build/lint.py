@@ -1,11 +1,12 @@
 """Check lesson sources without building the site: fast enough to run on every save.
 
 What is checked, with the file's own line numbers: the front matter (valid YAML, a ``title``, a
-``description``, well-formed ``resources``); ``python exec`` block options, and that every
-block, doctest example and inline value *compiles* (nothing is executed); quiz blocks and
-glossary marks (with the features' own ``check`` functions); and that relative links to other
-``.md`` pages point at pages that exist. What only running the code can reveal (exceptions,
-doctest output, a format spec that does not fit its value) is left to the build.
+``description``, well-formed ``resources``, a true or false ``notebook``); ``python exec`` block
+options, and that every block, doctest example and inline value *compiles* (nothing is
+executed); quiz blocks and glossary marks (with the features' own ``check`` functions); and that
+relative links to other ``.md`` pages point at pages that exist. What only running the code can
+reveal (exceptions, doctest output, a format spec that does not fit its value) is left to the
+build.
 
 >>> text = "---\\ntitle: T\\ndescription: D\\n---\\n# T\\n\\n```python exec\\nx = (1,\\n```\\n"
 >>> print("\\n".join(p.format() for p in check_text(text, "t.md")))
@@ -144,7 +145,22 @@ def front_matter_problems(meta: dict[str, Any], text: str) -> list[Problem]:
                 severity="warning",
             )
         )
-    return problems + check_resources(meta, text)
+    return problems + check_resources(meta, text) + notebook_problems(meta, text)
+
+
+def notebook_problems(meta: dict[str, Any], text: str) -> list[Problem]:
+    """``notebook`` must be true or false (a string such as "yes" would silently mean no).
+
+    >>> [p.message for p in notebook_problems({"notebook": "yes"}, "notebook: 'yes'")]
+    ["notebook must be true or false, not 'yes'"]
+    """
+    value = meta.get("notebook", False)
+    if isinstance(value, bool):
+        return []
+    hint = "write notebook: true to offer the page as a Jupyter notebook (.ipynb) beside it"
+    return [
+        Problem(f"notebook must be true or false, not {value!r}", _key_line(text, "notebook"), hint)
+    ]
 
 
 def _key_line(text: str, key: str) -> int:
