@@ -117,7 +117,7 @@ def attention_grid_html(
     caption_html = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (
         f'<div class="lk-attn" id="{p}" data-lk-attn>'
-        f'<div class="lk-attn__scroll"><table class="lk-attn__table">{caption_html}'
+        f'<div class="lk-scroll"><table class="lk-attn__table lk-data-table">{caption_html}'
         f'<thead><tr><td class="lk-attn__corner"></td>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         '<p class="lk-attn__focus" data-out="focus" aria-hidden="true" hidden>'

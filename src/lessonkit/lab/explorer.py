@@ -274,7 +274,7 @@ def explorer_html(
         f'data-scores="{attr(list(trace.scores))}" data-values="{attr(list(trace.values))}" '
         f'data-temperature="{t}" data-labels="{attr(list(trace.labels))}" '
         f'data-decimals="{decimals}" data-exp-fixed="{attr(list(EXP_FIXED))}">'
-        '<div class="lk-explorer__scroll"><table class="lk-explorer__table">'
+        '<div class="lk-scroll"><table class="lk-explorer__table lk-data-table">'
         "<caption>Softmax step by step: each token's score, e to the power of the score, its "
         "weight (the exponential divided by the total), its value and weight × value; the "
         "output is the sum of the last column.</caption>"
