@@ -22,7 +22,14 @@ from lessonkit.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "broken"
 EXPECT = re.compile(r"<!-- expect: (\d+): (.+?) -->")
-STATIC = ["bad-output", "bad-resource", "empty-value", "syntax", "unknown-option"]
+STATIC = [
+    "bad-output",
+    "bad-resource",
+    "empty-value",
+    "notebook-not-bool",
+    "syntax",
+    "unknown-option",
+]
 """Broken lessons whose mistake shows without running code (the rest fail only when run)."""
 QUIZ_BROKEN = sorted((ROOT / "tests" / "quiz" / "broken").glob("*.md"))
 

@@ -29,7 +29,7 @@ def test_a_cold_build_equals_the_session_build_byte_for_byte(built_site: Path, t
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "empty-cache").is_dir(), "the cold build did not use its own cache"
     compared = 0
-    for page in built_site.rglob("*.html"):
+    for page in [*built_site.rglob("*.html"), *built_site.rglob("*.ipynb")]:
         twin = site / page.relative_to(built_site)
         assert twin.read_bytes() == page.read_bytes(), f"{page.relative_to(built_site)} differs"
         compared += 1

@@ -8,7 +8,7 @@ from concurrent.futures import Future
 from contextlib import suppress
 from dataclasses import dataclass
 from html import unescape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
@@ -27,7 +27,7 @@ from lessonkit.build.extensions.execute import ExecuteExtension
 from lessonkit.build.extensions.glossary import GlossaryExtension, check
 from lessonkit.build.glossary import Glossary, load, unused
 from lessonkit.build.glossary_page import fill_used_on, page_markdown, pages_by_term
-from lessonkit.build.problems import LessonError
+from lessonkit.build.problems import LessonError, Problem
 from lessonkit.build.program import Program, parse_program
 from lessonkit.build.report import page_report, section_headings
 from lessonkit.build.resources import check_resources, resources_html
@@ -240,10 +240,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         """The page's ``.ipynb`` beside it, empty until its result is known (see on_env)."""
         name = file.src_uri.removesuffix(".md") + ".ipynb"
         if files.get_file_from_path(name):
-            raise PluginError(
-                f"{self._display_path(file)}: error: its front matter asks for a notebook, but "
-                f"{name} already exists in the docs folder\n  hint: rename or remove {name}"
-            )
+            message = f"the front matter asks for a notebook, but docs/{name} already exists"
+            raise self._notebook_error(file, message, f"rename {name}, or drop notebook: true")
         notebook = File.generated(config, name, content=b"")
         files.append(notebook)
         return notebook
@@ -256,17 +254,40 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
         for src_uri, notebook in self._notebooks.items():
             source, file = self._sources[src_uri], files.get_file_from_path(src_uri)
-            if source.program is None or file is None or file.page is None:
-                continue  # the page's own errors are reported
-            result = None
-            if self.engine:
-                result = self.engine.result(source.program, source.where, source.text)
-            origin = file.page.canonical_url or file.page.url
-            preface = f"From the lesson page <{origin}>: every output is what its build computed."
-            page_text = normalized(source.body)
+            if file is None or file.page is None:  # another plugin took the page out
+                files.remove(notebook)
+                continue
+            body = normalized(source.body)
+            try:  # with execute: false, wrong block options are first found here
+                program = source.program or parse_program(body, source.offset, src_uri)
+            except LessonError as error:
+                raise self._error(error, file) from None
+            result = self.engine.result(program, source.where, source.text) if self.engine else None
+            if result and not result.ok:  # the page ran other Markdown (another plugin's)
+                raise PluginError(str(LessonError(result.problems)))
+            if result and result.reads:
+                read = ", ".join(sorted(os.path.relpath(r, self._config_dir) for r in result.reads))
+                message = f"the page's code reads files a notebook cannot carry: {read}"
+                hint = "drop notebook: true, or make the data in the page's code"
+                raise self._notebook_error(file, message, hint)
+            page = file.page
             notebook.content_bytes = notebook_bytes(
-                page_notebook(page_text, source.program, result, preface)
+                page_notebook(
+                    body,
+                    program,
+                    result,
+                    title=page.title or "",
+                    url=page.canonical_url or "",
+                    name=PurePosixPath(notebook.src_uri).name,
+                )
             )
+
+    def _notebook_error(self, file: File, message: str, hint: str) -> PluginError:
+        """An error about the page's ``notebook:`` line."""
+        from lessonkit.build.lint import key_line
+
+        line = key_line(self._sources[file.src_uri].text, "notebook")
+        return self._error(LessonError([Problem(message, line, hint)]), file)
 
     def _resources(self, page: Page, source: _Source | None) -> str:
         """The "Go deeper" cards from the page's front matter, appended to its Markdown."""

@@ -107,7 +107,9 @@ notebook: true
 [Download this page as a notebook](lesson.ipynb)
 
 ```python exec
-print(2 * 21)
+import random
+
+print(random.random())
 ```
 
 Twice 21 is {{ 2 * 21 }}.
@@ -123,17 +125,45 @@ def test_a_page_asking_for_a_notebook_gets_one_beside_it_from_its_single_run(
     assert 'href="../lesson.ipynb"' in html  # MkDocs knows the file: the link resolves
     notebook = json.loads((tmp_path / "site" / "lesson.ipynb").read_text())
     cells = [(c["cell_type"], "".join(c["source"])) for c in notebook["cells"]]
-    assert ("code", "print(2 * 21)") in cells
     assert ("markdown", "Twice 21 is 42.") in cells
+    assert not any("lesson.ipynb" in source for _, source in cells), "no link to itself"
     (code,) = [c for c in notebook["cells"] if c["cell_type"] == "code"]
-    assert "".join(code["outputs"][0]["text"]) == "42\n"
-    entries = list((tmp_path / ".cache" / "lessonkit").glob("*.json"))
-    assert len(entries) == 1, "the page ran once, for the page and its notebook alike"
+    assert "".join(code["source"]) == "import random\n\nprint(random.random())"
+    printed = "".join(code["outputs"][0]["text"]).strip()
+    assert f"<code>{printed}</code>" in html, "the notebook shows the page's own run"
+
+
+def _notebook_failure(site: Path, mkdocs_build) -> str:
+    done = mkdocs_build(site)
+    assert done.returncode != 0
+    assert not (site / "site" / "lesson.ipynb").exists()
+    return done.stderr
 
 
 def test_a_notebook_may_not_replace_a_file_in_the_docs(tmp_path: Path, mkdocs_build) -> None:
     pages = {"index.md": "# Home\n", "lesson.md": NOTEBOOK_PAGE, "lesson.ipynb": "{}"}
-    done = mkdocs_build(_write(tmp_path, pages))
-    assert done.returncode != 0
-    assert "docs/lesson.md: error: its front matter asks for a notebook" in done.stderr
-    assert "lesson.ipynb already exists in the docs folder" in done.stderr
+    stderr = _notebook_failure(_write(tmp_path, pages), mkdocs_build)
+    expected = (
+        "docs/lesson.md:3: error: the front matter asks for a notebook, but docs/lesson.ipynb"
+    )
+    assert expected in stderr, stderr
+    assert "hint: rename lesson.ipynb, or drop notebook: true" in stderr
+
+
+def test_a_notebook_page_may_not_read_data_files(tmp_path: Path, mkdocs_build) -> None:
+    reading = NOTEBOOK_PAGE.replace("random.random()", '(here / "data.csv").read_text()')
+    pages = {"index.md": "# Home\n", "lesson.md": reading, "data.csv": "1,2\n"}
+    stderr = _notebook_failure(_write(tmp_path, pages), mkdocs_build)
+    expected = "docs/lesson.md:3: error: the page's code reads files a notebook cannot carry"
+    assert f"{expected}: docs/data.csv" in stderr, stderr
+
+
+def test_without_execution_wrong_block_options_still_fail_a_notebook_page(
+    tmp_path: Path, mkdocs_build
+) -> None:
+    wrong = NOTEBOOK_PAGE.replace("```python exec", "```python exec colour=red")
+    site = _write(tmp_path, {"index.md": "# Home\n", "lesson.md": wrong})
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text().replace("workers: 1", "execute: false"))
+    stderr = _notebook_failure(site, mkdocs_build)
+    assert "docs/lesson.md:10: error: unknown option 'colour' on a python exec block" in stderr

@@ -133,13 +133,13 @@ def front_matter_problems(meta: dict[str, Any], text: str) -> list[Problem]:
             )
         )
     elif not isinstance(title, str) or not title.strip():
-        line = _key_line(text, "title")
+        line = key_line(text, "title")
         problems.append(Problem("title must be non-empty text", line, "write title: The title"))
     if "title" in meta and not str(meta.get("description") or "").strip():
         problems.append(
             Problem(
                 "the page has no description",
-                _key_line(text, "title"),
+                key_line(text, "title"),
                 "add description: one sentence saying what the reader learns (search results "
                 "and link previews show it)",
                 severity="warning",
@@ -159,11 +159,12 @@ def notebook_problems(meta: dict[str, Any], text: str) -> list[Problem]:
         return []
     hint = "write notebook: true to offer the page as a Jupyter notebook (.ipynb) beside it"
     return [
-        Problem(f"notebook must be true or false, not {value!r}", _key_line(text, "notebook"), hint)
+        Problem(f"notebook must be true or false, not {value!r}", key_line(text, "notebook"), hint)
     ]
 
 
-def _key_line(text: str, key: str) -> int:
+def key_line(text: str, key: str) -> int:
+    """The 1-based line of front matter key ``key`` in ``text`` (1 when it is not there)."""
     pattern = re.compile(rf"^{re.escape(key)}\s*:")
     return next((n for n, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)
 
