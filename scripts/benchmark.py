@@ -380,9 +380,9 @@ def measure(
 
     def build(scenario: str, executes: int) -> float:
         """Build the lessonkit site; fail unless exactly ``executes`` pages ran (were stored)."""
-        before = stored(cache)
+        stamps = stored(cache)
         seconds = lessonkit.build()
-        ran = sum(before.get(name) != stamp for name, stamp in stored(cache).items())
+        ran = sum(stamps.get(name) != stamp for name, stamp in stored(cache).items())
         if ran != executes:
             raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}")
         return seconds
