@@ -391,12 +391,12 @@ def measure(
     all_blocks = blocks_script(list(range(1, pages + 1)))
     measured.before = {name: [] for name in ("warm", "prose", "code")}
 
-    def after_floor(name: str, scenario: str, executes: int) -> None:
+    def after_floor(name: str, executes: int) -> None:
         """Build the floor, then the lessonkit scenario ``name`` compared with it (this run's)."""
         floor = sites["floor"].build()
         measured.before[name][-1].append(floor)
         measured.times["floor"][-1].append(floor)
-        measured.times[name][-1].append(build(scenario, executes))
+        measured.times[name][-1].append(build(name, executes))
 
     for run in range(runs):
         progress(f"{pages} pages: run {run + 1} of {runs}")
@@ -413,12 +413,12 @@ def measure(
         # load from elsewhere on the machine tends to hit both builds of the pair.
         for turn in range(turns):
             edit = f"Edited prose, edit {run * turns + turn + 1}.\n"
-            after_floor("warm", "warm", 0)
+            after_floor("warm", 0)
             lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            after_floor("prose", "prose-edited", 0)
+            after_floor("prose", 0)
             seed = 1000 * (run * turns + turn + 1) + EDITED  # no earlier build saw it: a miss
             lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            after_floor("code", "code-edited", 1)
+            after_floor("code", 1)
             times["page"].append(run_python(blocks_script([seed]), folder))
         lessonkit.write_page(EDITED, seed=EDITED)
     measured.weight = page_weight(sites)

@@ -64,7 +64,7 @@ def page_notebook(
     ``name`` is the notebook's file name: a line of prose linking to it is left out.
     """
     outputs = result.steps if result else [StepResult() for _ in program.steps]
-    lines = _fill_values(text.split("\n"), program, result.steps if result else None)
+    lines = _fill_values(text.split("\n"), program, result)
     if name:
         lines = ["" if f"]({name})" in line else line for line in lines]
     cells = [_markdown(_preface(title, url, ran=result is not None))] if title else []
@@ -175,13 +175,13 @@ def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
     return _markdown("\n".join(inside + lines[kept:]).strip("\n"))
 
 
-def _fill_values(lines: list[str], program: Program, outputs: list[StepResult] | None) -> list[str]:
-    """``lines`` with each inline value replaced by its text (left as written, without outputs)."""
-    if outputs is None:
+def _fill_values(lines: list[str], program: Program, result: PageResult | None) -> list[str]:
+    """``lines`` with each inline value replaced by its text (left as written, without a result)."""
+    if result is None:
         return lines
     values = [
         (span, out)
-        for step, span, out in zip(program.steps, program.spans, outputs, strict=True)
+        for step, span, out in zip(program.steps, program.spans, result.steps, strict=True)
         if step.kind == "value"
     ]
     for span, out in sorted(values, key=lambda v: (v[0].start, v[0].column), reverse=True):
