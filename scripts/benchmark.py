@@ -11,9 +11,11 @@ and times, in interleaved runs, fresh ``mkdocs build`` processes:
   code edited; and that page's blocks alone in a plain Python process.
 
 Each run builds markdown-exec, the blocks alone and lessonkit cold once, then takes
-``--turns`` turns of lessonkit warm, after a prose edit and after a code edit, each built right
-after a floor build and divided by it: the warm and prose targets are the closest calls, and the
-machine's noise is larger than lessonkit's overhead.
+``--turns`` turns of lessonkit warm, after a prose edit and after a code edit, in a chain where
+a floor build comes before and after each of them (floor, warm, floor, prose, floor, code,
+floor, ...). Each is divided by the mean of the two floor builds around it: the floor's time at
+that moment, interpolated. The warm and prose targets are the closest calls, and the machine's
+noise is larger than lessonkit's overhead.
 ``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
 ratio the machine's load does not move.
 
@@ -323,8 +325,9 @@ class Measured:
     pages: int
     times: dict[str, list[list[float]]] = field(default_factory=lambda: {k: [] for k in ROWS})
     """Each scenario's wall-clock seconds: a list per run, of one build or of one per turn."""
-    before: dict[str, list[list[float]]] = field(default_factory=dict)
-    """For the scenarios built once per turn: the floor build made right before each build."""
+    around: dict[str, list[list[tuple[float, float]]]] = field(default_factory=dict)
+    """For the scenarios built once per turn: the floor builds made right before and right after
+    each build."""
     weight: dict[str, object] = field(default_factory=dict)
     instructions: dict[str, int] = field(default_factory=dict)
     """With ``--instructions``: what one floor build and one warm build executed."""
@@ -336,12 +339,21 @@ class Measured:
         """Median wall-clock seconds of scenario ``name``."""
         return statistics.median(self.samples(name))
 
+    def floor_at(self, name: str, run: int, turn: int) -> float:
+        """The floor's seconds when ``name`` was built: the mean of the floor builds around it.
+
+        Builds seconds apart share the machine's load; averaging the builds on both sides halves
+        the floor's own noise and cancels a load that rises or falls steadily.
+        """
+        before, after = self.around[name][run][turn]
+        return (before + after) / 2
+
     def ratio(self, name: str, baseline: Callable[[int, int], float] | None = None) -> float:
         """Median of ``name``'s builds, each over ``baseline(run, turn)`` (by default the floor).
 
-        A scenario built once per turn is divided by the floor build made right before it; one
-        built once per run, by the run's median floor. Builds seconds apart share the machine's
-        load, so the ratio is steadier than a ratio of medians when that load changes.
+        A scenario built once per turn is divided by :meth:`floor_at` its moment; one built once
+        per run, by the run's median floor. The ratio is steadier than a ratio of medians when
+        the machine's load changes.
         """
         if name == "floor":
             return 1.0  # the floor is its own unit
@@ -350,8 +362,8 @@ class Measured:
             for turn, t in enumerate(times):
                 if baseline:
                     ratios.append(t / baseline(run, turn))
-                elif name in self.before:
-                    ratios.append(t / self.before[name][run][turn])
+                elif name in self.around:
+                    ratios.append(t / self.floor_at(name, run, turn))
                 else:
                     ratios.append(t / statistics.median(self.times["floor"][run]))
         return statistics.median(ratios)
@@ -368,9 +380,9 @@ def measure(
     """Build every flavour ``runs`` times, interleaved, and time each scenario.
 
     Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ``turns`` times
-    lessonkit warm, after a prose edit and after a code edit, each right after a floor build (and
-    that page's blocks alone). With ``count``, one more floor build and one more warm build run
-    under valgrind, side by side.
+    lessonkit warm, after a prose edit and after a code edit, each between two floor builds;
+    then each edited page's blocks alone. With ``count``, one more floor build and one more warm
+    build run under valgrind, side by side.
     """
     sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
     for site in sites.values():
@@ -389,18 +401,24 @@ def measure(
 
     measured = Measured(pages)
     all_blocks = blocks_script(list(range(1, pages + 1)))
-    measured.before = {name: [] for name in ("warm", "prose", "code")}
+    measured.around = {name: [] for name in ("warm", "prose", "code")}
 
-    def after_floor(name: str, executes: int) -> None:
-        """Build the floor, then the lessonkit scenario ``name`` compared with it (this run's)."""
-        floor = sites["floor"].build()
-        measured.before[name][-1].append(floor)
-        measured.times["floor"][-1].append(floor)
+    def floor() -> float:
+        """Build the floor (this run's next build of it)."""
+        seconds = sites["floor"].build()
+        measured.times["floor"][-1].append(seconds)
+        return seconds
+
+    def between_floors(name: str, executes: int, before: float) -> float:
+        """Build lessonkit's scenario ``name``, then the floor; return that floor's seconds."""
         measured.times[name][-1].append(build(name, executes))
+        after = floor()
+        measured.around[name][-1].append((before, after))
+        return after
 
     for run in range(runs):
         progress(f"{pages} pages: run {run + 1} of {runs}")
-        for table in (measured.times, measured.before):
+        for table in (measured.times, measured.around):
             for per_run in table.values():
                 per_run.append([])
         times = {name: per_run[-1] for name, per_run in measured.times.items()}
@@ -408,18 +426,19 @@ def measure(
         times["blocks"].append(run_python(all_blocks, folder))
         shutil.rmtree(cache, ignore_errors=True)
         times["cold"].append(build("cold", pages))
-        seed = EDITED
-        # Each build compared with the floor comes right after a floor build, so that a burst of
-        # load from elsewhere on the machine tends to hit both builds of the pair.
+        seeds = []
+        # Each build compared with the floor comes between two floor builds, seconds apart, so
+        # that the load from elsewhere on the machine tends to hit all three alike.
+        last = floor()
         for turn in range(turns):
             edit = f"Edited prose, edit {run * turns + turn + 1}.\n"
-            after_floor("warm", 0)
-            lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            after_floor("prose", 0)
-            seed = 1000 * (run * turns + turn + 1) + EDITED  # no earlier build saw it: a miss
-            lessonkit.write_page(EDITED, seed=seed, extra=edit)
-            after_floor("code", 1)
-            times["page"].append(run_python(blocks_script([seed]), folder))
+            last = between_floors("warm", 0, last)
+            lessonkit.write_page(EDITED, seed=seeds[-1] if seeds else EDITED, extra=edit)
+            last = between_floors("prose", 0, last)
+            seeds.append(1000 * (run * turns + turn + 1) + EDITED)  # no build saw it: a miss
+            lessonkit.write_page(EDITED, seed=seeds[-1], extra=edit)
+            last = between_floors("code", 1, last)
+        times["page"] += [run_python(blocks_script([seed]), folder) for seed in seeds]
         lessonkit.write_page(EDITED, seed=EDITED)
     measured.weight = page_weight(sites)
     if count:
@@ -512,7 +531,7 @@ def targets(results: list[Measured]) -> list[Target]:
         n, times = m.pages, m.times
 
         def code_limit(run: int, turn: int, m: Measured = m) -> float:
-            return m.before["code"][run][turn] + 1.2 * m.times["page"][run][turn]
+            return m.floor_at("code", run, turn) + 1.2 * m.times["page"][run][turn]
 
         checks += [
             Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
@@ -562,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
         "--turns",
         type=positive,
         default=3,
-        help="turns per run: lessonkit warm, prose-edited, code-edited, each after a floor build",
+        help="turns per run: lessonkit warm, prose-edited, code-edited, each between floor builds",
     )
     parser.add_argument(
         "--instructions",
@@ -586,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
         snapshot(folder)
         out = [
             f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
-            f"{args.turns} turns in each (warm, prose edit, code edit, each after a floor build)"
+            f"{args.turns} turns in each (warm, prose edit, code edit, each between floor builds)"
         ]
         print(out[0] + "\n", flush=True)
         results = []
@@ -630,7 +649,7 @@ def docs_section(out: list[str]) -> str:
         "against baselines measured in the same run: the same pages with the blocks as plain "
         "code (the floor, Material only), markdown-exec executing the same blocks, and the blocks "
         "alone in one Python process. Each run takes turns: lessonkit warm, after a prose edit and "
-        "after a code edit, each built right after a floor build and divided by it. Nothing "
+        "after a code edit, each built between two floor builds and divided by their mean. Nothing "
         "re-executes on a warm build or after a prose edit; a code edit runs that page only, "
         "while MkDocs converts the other pages. The "
         "machine these runs come from is shared and noisy (one build can take a third longer than "

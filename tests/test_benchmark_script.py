@@ -55,8 +55,8 @@ def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, p
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
-        builds = {SCENARIOS[0]: 6}.get(scenario, 1 if scenario in SCENARIOS[1:4] else 2)
-        assert len(match[3].split()) == builds, "a floor build before each of 3 scenarios a turn"
+        builds = {SCENARIOS[0]: 7}.get(scenario, 1 if scenario in SCENARIOS[1:4] else 2)
+        assert len(match[3].split()) == builds, "a floor build before and after each paired build"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
 
@@ -108,7 +108,7 @@ def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> N
     assert f"argument {option}: '0' is not a whole number of at least 1" in done.stderr
 
 
-def test_each_paired_build_is_divided_by_the_floor_build_made_right_before_it(
+def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.syspath_prepend(str(SCRIPT.parent))
@@ -117,11 +117,13 @@ def test_each_paired_build_is_divided_by_the_floor_build_made_right_before_it(
     monkeypatch.setitem(sys.modules, "benchmark", benchmark)  # dataclasses look it up there
     spec.loader.exec_module(benchmark)
     measured = benchmark.Measured(pages=2)
-    # One run: the machine slowed down during it; warm was built after floors of 1, 2 and 4 s.
-    measured.times["floor"] = [[1.0, 9.0, 2.0, 9.0, 4.0, 9.0]]
-    measured.times["warm"] = [[1.1, 2.2, 4.4]]
+    # One run: the machine slowed down steadily; the floor took 1, 3, 5 and 7 s, one after the
+    # other, with a warm build between each two of them.
+    measured.times["floor"] = [[1.0, 3.0, 5.0, 7.0]]
+    measured.times["warm"] = [[2.2, 4.4, 6.6]]
     measured.times["cold"] = [[3.0]]
-    measured.before = {"warm": [[1.0, 2.0, 4.0]]}
-    assert measured.ratio("warm") == pytest.approx(1.1)
-    assert measured.ratio("cold") == pytest.approx(3.0 / 6.5)  # once a run: the run's median
+    measured.around = {"warm": [[(1.0, 3.0), (3.0, 5.0), (5.0, 7.0)]]}
+    assert measured.floor_at("warm", 0, 1) == 4.0
+    assert measured.ratio("warm") == pytest.approx(1.1)  # the floor before alone: 1.47
+    assert measured.ratio("cold") == pytest.approx(3.0 / 4.0)  # once a run: the run's median
     assert measured.ratio("floor") == 1.0
