@@ -15,7 +15,7 @@ Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ta
 a floor build comes before and after each of them (floor, warm, floor, prose, floor, code,
 floor, ...). Each is divided by the mean of the two floor builds around it: the floor's time at
 that moment, interpolated. The warm and prose targets are the closest calls, and the machine's
-noise is larger than lessonkit's overhead.
+noise is larger than lessonkit's overhead: five turns a run give 25 ratios for each median.
 ``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
 ratio the machine's load does not move.
 
@@ -580,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turns",
         type=positive,
-        default=3,
+        default=5,
         help="turns per run: lessonkit warm, prose-edited, code-edited, each between floor builds",
     )
     parser.add_argument(
