@@ -351,9 +351,9 @@ class Measured:
     def ratio(self, name: str, baseline: Callable[[int, int], float] | None = None) -> float:
         """Median of ``name``'s builds, each over ``baseline(run, turn)`` (by default the floor).
 
-        A scenario built once per turn is divided by :meth:`floor_at` its moment; one built once
-        per run, by the run's median floor. The ratio is steadier than a ratio of medians when
-        the machine's load changes.
+        A scenario built once per turn is divided by the floor's seconds at that moment (see
+        :meth:`floor_at`); one built once per run, by the run's median floor. The ratio is
+        steadier than a ratio of medians when the machine's load changes.
         """
         if name == "floor":
             return 1.0  # the floor is its own unit
