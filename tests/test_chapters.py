@@ -19,8 +19,8 @@ import pytest
 from mkdocs.config import load_config
 from scipy.special import softmax as scipy_softmax
 
-from lessonkit.build.program import parse_program
-from lessonkit.build.source import split_front_matter
+from lessonkit.core.source import split_front_matter
+from lessonkit.execute.program import parse_program
 from lessonkit.lab.cost import doubling_ratio
 
 ROOT = Path(__file__).resolve().parents[1]

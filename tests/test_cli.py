@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 import yaml
 
-from lessonkit.build.lint import Context, check_text
-from lessonkit.build.project import load_config
-from lessonkit.build.scaffold import ScaffoldError, add_to_nav
+from lessonkit.checks.recipe import Context, check_text
 from lessonkit.cli import main
+from lessonkit.core.project import load_config
+from lessonkit.scaffold import ScaffoldError, add_to_nav
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "broken"

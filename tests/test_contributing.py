@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lessonkit.build.extensions.quiz import check as quiz_check
-from lessonkit.build.glossary import parse
-from lessonkit.build.lint import check_text
-from lessonkit.build.program import EXEC_OPTIONS
-from lessonkit.build.resources import check_resources
-from lessonkit.build.source import split_front_matter
+from lessonkit.checks.recipe import check_text
+from lessonkit.core.source import split_front_matter
+from lessonkit.execute.program import EXEC_OPTIONS
+from lessonkit.glossary.terms import parse
+from lessonkit.quiz import check as quiz_check
+from lessonkit.resources.cards import check_resources
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")

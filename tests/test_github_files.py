@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from lessonkit.build import report
+from lessonkit.report import links as report
 
 ROOT = Path(__file__).resolve().parents[1]
 GITHUB = ROOT / ".github"

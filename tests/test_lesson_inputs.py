@@ -5,7 +5,7 @@ from pathlib import Path
 
 import markdown
 
-from lessonkit.build.extensions.execute import ExecuteExtension
+from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.lab.trace import softmax_trace
 
 LESSON = Path(__file__).resolve().parents[1] / "docs" / "transformers-and-attention.md"

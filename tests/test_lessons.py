@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.build.filewatch import FileWatch
-from lessonkit.build.problems import LessonError
-from lessonkit.build.program import parse_program
-from lessonkit.build.runner import run_program
-from lessonkit.build.source import split_front_matter
+from lessonkit.core.problems import LessonError
+from lessonkit.core.source import split_front_matter
+from lessonkit.execute.filewatch import FileWatch
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.runner import run_program
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))

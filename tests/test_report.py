@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessonkit.build.report import QUOTE_LIMIT, issue_url, page_report, shorten
+from lessonkit.report.links import QUOTE_LIMIT, issue_url, page_report, shorten
 
 REPO = "https://github.com/lessonkit/lessonkit"
 PAGE = "https://lessonkit.github.io/lessonkit/transformers-and-attention/"

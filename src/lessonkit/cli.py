@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from lessonkit.build.lint import check_files
-from lessonkit.build.project import CONFIG_NAME, Project
-from lessonkit.build.scaffold import DEFAULT_SECTION, ScaffoldError, new_lesson
+from lessonkit.checks.recipe import check_files
+from lessonkit.core.project import CONFIG_NAME, Project
+from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, new_lesson
 
 
 def _display(path: Path) -> str:

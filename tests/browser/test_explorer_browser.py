@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from lessonkit.lab.attention import softmax
-from lessonkit.lab.explorer import EXP_FIXED
+from lessonkit.widgets.explorer import EXP_FIXED
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ import axe_playwright_python
 import markdown
 import pytest
 
-from lessonkit.build.assets import bundle
-from lessonkit.build.extensions.quiz import QuizExtension
+from lessonkit.assets.bundle import bundle
+from lessonkit.quiz import QuizExtension
 
 pytestmark = pytest.mark.browser
 

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from lessonkit.build.cache import Cache
-from lessonkit.build.problems import Problem
-from lessonkit.build.results import PageResult, StepResult
+from lessonkit.core.problems import Problem
+from lessonkit.execute.cache import Cache
+from lessonkit.execute.results import PageResult, StepResult
 
 
 def test_truncated_entry_is_a_miss_and_is_removed(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_editing_a_data_file_the_page_read_invalidates_the_entry(tmp_path: Path)
     data = tmp_path / "scores.csv"
     data.write_text("3,1,0")
     cache = Cache(tmp_path / "cache")
-    from lessonkit.build.filewatch import file_digest
+    from lessonkit.execute.filewatch import file_digest
 
     cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
     assert cache.get("k") is not None

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.build.engine import Engine
-from lessonkit.build.program import parse_program
+from lessonkit.execute.engine import Engine
+from lessonkit.execute.program import parse_program
 
 SLOW_C = "```python exec timeout=1\nimport time\ntime.sleep(60)\n```\n"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import nbformat
 
-from lessonkit.build.notebook import notebook_bytes, page_notebook
-from lessonkit.build.program import parse_program
-from lessonkit.build.runner import run_program
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.runner import run_program
+from lessonkit.notebooks.writer import notebook_bytes, page_notebook
 
 PAGE = """\
 # Weights

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from lessonkit.build.filewatch import FileWatch
-from lessonkit.build.program import parse_program
-from lessonkit.build.runner import run_program
+from lessonkit.execute.filewatch import FileWatch
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.runner import run_program
 
 
 def run(text: str, **kwargs):

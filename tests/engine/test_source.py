@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from markdown.preprocessors import NormalizeWhitespace
 
-from lessonkit.build.source import normalized
+from lessonkit.core.source import normalized
 
 MARKDOWN = NormalizeWhitespace(SimpleNamespace(tab_length=4))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from lessonkit.build.extensions.glossary import check
-from lessonkit.build.glossary import Glossary, Term, parse, unused
-from lessonkit.build.problems import LessonError, Problem
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.glossary import check
+from lessonkit.glossary.terms import Glossary, Term, parse, unused
 
 
 def problems_of(text: str) -> list[Problem]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import markdown
 import pytest
 
-from lessonkit.build.extensions.glossary import GlossaryExtension, used_term_ids
-from lessonkit.build.glossary import parse
-from lessonkit.build.problems import LessonError
+from lessonkit.core.problems import LessonError
+from lessonkit.glossary import GlossaryExtension, used_term_ids
+from lessonkit.glossary.terms import parse
 
 GLOSSARY = parse(
     """
@@ -208,8 +208,8 @@ def test_loads_a_glossary_by_path_when_configured_by_name(tmp_path) -> None:
     path.write_text("- term: token\n  definition: A piece of text.\n")
     html = markdown.markdown(
         "A token.",
-        extensions=["lessonkit.build.extensions.glossary"],
-        extension_configs={"lessonkit.build.extensions.glossary": {"glossary": str(path)}},
+        extensions=["lessonkit.glossary.extension"],
+        extension_configs={"lessonkit.glossary.extension": {"glossary": str(path)}},
     )
     assert 'href="/glossary.md#token"' in html
 

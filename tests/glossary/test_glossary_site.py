@@ -12,7 +12,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from lessonkit.build.glossary import load
+from lessonkit.glossary.terms import load
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = "transformers-and-attention/index.html"

@@ -18,13 +18,13 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
+from lessonkit.execute.svg import to_svg
 from lessonkit.lab.attention import causal_mask, multi_head_attention, softmax
 from lessonkit.lab.figures import (
     INK,
     attention_heatmap,
     cost_curve,
     softmax_bars,
-    to_svg,
     token_pieces_figure,
 )
 from lessonkit.lab.trace import softmax_trace
@@ -122,7 +122,7 @@ FRESH_PROCESS = """
 import hashlib, sys
 sys.path.insert(0, sys.argv[1])
 from test_lab_figures import FIGURES
-from lessonkit.lab.figures import to_svg
+from lessonkit.execute.svg import to_svg
 for name in sorted(FIGURES):
     fig = FIGURES[name]()
     print(name, hashlib.sha256(to_svg(fig, fig.alt_text, name).encode()).hexdigest())
@@ -217,7 +217,8 @@ def test_to_svg_rejects_missing_alt_text_and_bad_prefixes(
 
 PYPLOT_SCRIPT = """
 import matplotlib.pyplot as plt
-from lessonkit.lab.figures import INK, style, to_svg
+from lessonkit.execute.svg import to_svg
+from lessonkit.lab.figures import INK, style
 with style():
     fig, ax = plt.subplots()
     ax.plot([0, 1, 2], [0, 1, 4])

@@ -124,7 +124,7 @@ def test_missing_model_package_says_how_to_install(monkeypatch):
 
 
 def test_strongest_head_picks_a_word_and_the_figure_reports_it():
-    from lessonkit.lab.figures import to_svg
+    from lessonkit.execute.svg import to_svg
     from lessonkit.lab.model_figures import attention_from_figure, is_word, strongest_head
 
     enc = encode("The bank of the river was muddy.")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import markdown
 
-from lessonkit.build.extensions.quiz import QuizExtension, check, unseal
+from lessonkit.quiz import QuizExtension, check, unseal
 
 LESSON = Path(__file__).parents[2] / "docs" / "transformers-and-attention.md"
 SEED_FEEDBACK = [  # the seed lesson's surviving feedback lines, one per question

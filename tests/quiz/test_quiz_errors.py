@@ -16,8 +16,8 @@ from pathlib import Path
 import markdown
 import pytest
 
-from lessonkit.build.extensions.quiz import QuizExtension, check
-from lessonkit.build.problems import LessonError
+from lessonkit.core.problems import LessonError
+from lessonkit.quiz import QuizExtension, check
 
 BROKEN = Path(__file__).parent / "broken"
 CASES = sorted(BROKEN.glob("*.md"))
@@ -38,7 +38,7 @@ def render(source: str) -> str:
 
 
 def test_corpus_covers_every_rule() -> None:
-    from lessonkit.build.extensions.quiz.rules import RULES
+    from lessonkit.quiz.rules import RULES
 
     patterns = {
         rule: re.compile(re.sub(r"\\\{\w+\\\}", ".*", re.escape(message)) + "$")
@@ -105,7 +105,7 @@ plugins:
       glossary: ""
 markdown_extensions:
   - pymdownx.superfences
-  - lessonkit.build.extensions.quiz
+  - lessonkit.quiz
 """
 
 

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import markdown
 
-from lessonkit.build.extensions.quiz import QuizExtension, unseal
+from lessonkit.quiz import QuizExtension, unseal
 
 SINGLE = """\
 /// quiz
@@ -206,8 +206,8 @@ def test_glossary_marks_in_a_quiz_render_as_plain_words() -> None:
     """The glossary keeps quizzes free of tooltips (a definition could give the answer away):
     ``[[term]]`` marks in the question, options and feedback read as plain words, never as
     literal brackets, and inline code still renders."""
-    from lessonkit.build.extensions.glossary import GlossaryExtension
-    from lessonkit.build.glossary import Glossary, Term
+    from lessonkit.glossary.extension import GlossaryExtension
+    from lessonkit.glossary.terms import Glossary, Term
 
     glossary = Glossary([Term("token", "A piece of text."), Term("vector", "A list of numbers.")])
     source = (

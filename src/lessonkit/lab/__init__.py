@@ -1,6 +1,6 @@
 """What lessons compute: plain numpy, matplotlib and tiktoken code to read beside a lesson.
 
-Nothing here imports MkDocs or ``lessonkit.build``; a lesson block can use it directly:
+Nothing here imports MkDocs or lessonkit's page machinery; a lesson block can use it directly:
 
 >>> from lessonkit import lab
 >>> lab.softmax_trace([3, 1, 0], [10, 20, 30]).rounded_weights()
@@ -24,7 +24,6 @@ from lessonkit.lab.figures import (
     cost_curve,
     softmax_bars,
     style,
-    to_svg,
     token_pieces_figure,
 )
 from lessonkit.lab.tokens import (
@@ -66,7 +65,6 @@ __all__ = [
     "softmax_bars",
     "softmax_trace",
     "style",
-    "to_svg",
     "token_ids",
     "token_pieces",
     "token_pieces_figure",

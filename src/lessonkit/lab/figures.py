@@ -1,30 +1,17 @@
-"""The lesson's figures, drawn with matplotlib and serialised as small, deterministic SVG.
+"""The lesson's figures, drawn with matplotlib.
 
 Each ``*_figure``-style function returns a :class:`matplotlib.figure.Figure` with an ``alt_text``
-attribute written from its data. :func:`to_svg` is the one place that turns a figure (built here
-or with pyplot in a lesson) into SVG to inline in a page:
-
-- text stays text (``svg.fonttype = 'none'``), ids are stable and prefixed, no date or creator;
-- every text, tick and spine drawn in :data:`INK` becomes ``currentColor``, so the figure takes
-  the page's text colour in light and dark mode; data colours (:data:`PALETTE`, cividis) read
-  on white and on Material's dark slate;
-- the ``<svg>`` scales to the column width through its ``viewBox``, has ``role="img"``, an
-  ``aria-label`` and a ``<title>`` carrying the alt text.
+attribute written from its data. Text, ticks and spines are drawn in :data:`INK`, which the page
+serialiser (:mod:`lessonkit.execute.svg`) turns into ``currentColor``; data colours
+(:data:`PALETTE`, cividis) read on white and on Material's dark slate.
 
 >>> from lessonkit.lab.trace import softmax_trace
->>> fig = softmax_bars(softmax_trace([3, 1, 0], [10, 20, 30]))
->>> svg = to_svg(fig, fig.alt_text, id_prefix="trace")
->>> svg.startswith('<svg role="img" aria-label="Two bar charts')
-True
->>> "currentColor" in svg and INK not in svg
+>>> softmax_bars(softmax_trace([3, 1, 0], [10, 20, 30])).alt_text.startswith("Two bar charts")
 True
 """
 
 from __future__ import annotations
 
-import html
-import io
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -51,12 +38,11 @@ __all__ = [
     "cost_curve",
     "softmax_bars",
     "style",
-    "to_svg",
     "token_pieces_figure",
 ]
 
 INK = "#20201f"
-"""Sentinel colour for text, ticks and spines; :func:`to_svg` turns it into ``currentColor``.
+"""Sentinel colour for text, ticks and spines; the page serialiser makes it ``currentColor``.
 
 It is a near-black no palette uses, so a PNG saved directly still reads on white.
 """
@@ -102,16 +88,6 @@ STYLE: dict[str, Any] = {
     "svg.hashsalt": "lessonkit",
 }
 """matplotlib settings every lesson figure uses; wrap pyplot code in :func:`style` to get them."""
-
-_SVG_SAVE_KEYS = (
-    "svg.fonttype",
-    "svg.hashsalt",
-    "font.family",
-    "font.sans-serif",
-    "font.monospace",
-)
-"""Settings :func:`to_svg` applies even to a figure drawn without :func:`style`."""
-_ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 @contextmanager
@@ -384,58 +360,3 @@ def token_pieces_figure(text: str, line_chars: int = 36) -> Figure:
         f"({len(text) / len(pieces):.2f} characters per token)."
     )
     return fig
-
-
-def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
-    """Serialise ``fig`` as an ``<svg>`` element to inline in an HTML page.
-
-    ``alt`` describes the figure for people who cannot see it; ``id_prefix`` (letters, digits,
-    ``-``, ``_``) keeps this figure's ids apart from other figures' on the same page.
-    Works for figures from this module and for pyplot figures; never opens a window.
-
-    >>> fig = Figure(figsize=(2, 1))
-    >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
-    >>> svg = to_svg(fig, 'A rising line, "y = x".', id_prefix="demo")
-    >>> svg.startswith('<svg role="img" aria-label="A rising line, &quot;y = x&quot;."')
-    True
-    >>> 'id="demo-' in svg and ' id="figure_1"' not in svg and "<?xml" not in svg
-    True
-    """
-    if not isinstance(alt, str) or not alt.strip():
-        raise ValueError("to_svg needs alt text describing the figure (alt='...')")
-    if not isinstance(id_prefix, str) or not _ID_PREFIX.fullmatch(id_prefix):
-        raise ValueError(
-            f"id_prefix must start with a letter and hold only letters, digits, - and _: "
-            f"{id_prefix!r}"
-        )
-    buffer = io.StringIO()
-    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}):
-        fig.savefig(
-            buffer,
-            format="svg",
-            transparent=True,
-            metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
-        )
-    svg = buffer.getvalue()
-    svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: inlined in HTML
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
-    # matplotlib's `*{stroke-linejoin: round; stroke-linecap: butt}` would style the whole page;
-    # both properties inherit, so set them on the root element instead.
-    svg = re.sub(r'\s*<style type="text/css">\*\{[^}]*\}</style>', "", svg)
-    svg = re.sub(r"\s*<defs>\s*</defs>", "", svg)
-    svg = svg.replace(INK, "currentColor")
-    svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)  # identity rotations on text
-    svg = re.sub(r' id="([^"]+)"', rf' id="{id_prefix}-\1"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{id_prefix}-\1)", svg)
-    svg = re.sub(r'href="#([^"]+)"', rf'href="#{id_prefix}-\1"', svg)
-    label = html.escape(alt, quote=True)
-    root_end = svg.index(">") + 1  # the <svg ...> start tag: no ">" inside its attributes
-    # Drop the fixed width and height: the viewBox keeps the aspect ratio at any width.
-    attrs = re.sub(r'\s(?:width|height)="[^"]*"', "", svg[len("<svg") : root_end - 1])
-    width_pt = float(attrs.split('viewBox="0 0 ')[1].split()[0])
-    new_root = (
-        f'<svg role="img" aria-label="{label}"{attrs} style="width: 100%; height: auto; '
-        f'max-width: {width_pt * 4 / 3:.0f}px; stroke-linejoin: round; stroke-linecap: butt">'
-        f"\n <title>{label}</title>"
-    )
-    return new_root + svg[root_end:].rstrip() + "\n"

@@ -1,7 +1,7 @@
 """Figures of what the real model (:mod:`lessonkit.lab.model`) does: deterministic, with alt text.
 
 They use the lab's :func:`~lessonkit.lab.figures.style` (text in :data:`INK`, cividis heatmaps,
-Okabe-Ito lines), so :func:`~lessonkit.lab.figures.to_svg` makes them follow light and dark mode.
+Okabe-Ito lines), so :func:`~lessonkit.execute.svg.to_svg` makes them follow light and dark mode.
 """
 
 from __future__ import annotations

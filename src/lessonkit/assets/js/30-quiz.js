@@ -1,4 +1,4 @@
-/* lessonkit quiz: behaviour of the blocks built by lessonkit.build.extensions.quiz.
+/* lessonkit quiz: behaviour of the blocks built by lessonkit.quiz.
    Without this script a quiz still shows its question, its options and a <noscript> disclosure
    that explains every answer. With it: choosing an option shows that option's feedback in the
    quiz's aria-live region (multiple-answer quizzes judge the whole choice on "Check"); one result

@@ -1,11 +1,11 @@
-/* Report a mistake. The links are built in Python (lessonkit.build.report) and the page-level
+/* Report a mistake. The links are built in Python (lessonkit.report.links) and the page-level
    one works without JavaScript; this adds a small "report" link to each section heading and,
    when the reader has selected text in the page, carries it into the issue form's "quote". */
 (() => {
-  const LIMIT = 1500; // lessonkit.build.report.QUOTE_LIMIT: keeps the URL far below ~8 KB
+  const LIMIT = 1500; // lessonkit.report.links.QUOTE_LIMIT: keeps the URL far below ~8 KB
   const LINK = "a[data-lk-report-link]";
 
-  /* Same as lessonkit.build.report.shorten: tidy whitespace, cut with an ellipsis. */
+  /* Same as lessonkit.report.links.shorten: tidy whitespace, cut with an ellipsis. */
   function shorten(text) {
     const tidy = text
       .trim()

@@ -1,4 +1,4 @@
-/* lessonkit softmax explorer: makes the table built by lessonkit.lab.explorer.explorer_html live.
+/* lessonkit softmax explorer: makes the table built by lessonkit.widgets.explorer.explorer_html live.
    Without this script readers see the lesson's numbers and no controls (they are `hidden`).
    With it, every score, value and temperature change recomputes the table with the rules of
    explorer_numbers() in Python: weights from e^((score - largest) / T), so scores of +-1000

@@ -1,5 +1,5 @@
 /* lessonkit attention grid: makes the heatmap table built by
-   lessonkit.lab.attention_grid.attention_grid_html explorable. Without this script readers see
+   lessonkit.widgets.attention_grid.attention_grid_html explorable. Without this script readers see
    the table of weights. With it, each row's word becomes a button described by its row's
    sentence (computed in Python); hovering a row, or focusing or tapping its word, highlights
    the row and the earlier words it can see, and shows the sentence under the table. Escape

@@ -1,1 +1,0 @@
-"""Build machinery: Markdown extensions, execution, cache, glossary. Never imports MkDocs."""

@@ -1,1 +1,0 @@
-"""Python-Markdown extensions: portable to bare ``markdown.Markdown`` and Zensical."""

@@ -1,0 +1,105 @@
+"""Read a lesson source as MkDocs and Python-Markdown do.
+
+Front matter apart, and how many lines it took:
+
+>>> body, meta, offset = split_front_matter("---\\ntitle: T\\n---\\n\\n# T\\n")
+>>> body, meta, offset
+('# T\\n', {'title': 'T'}, 4)
+
+The same split without reading the YAML (a build leaves that to MkDocs):
+
+>>> split_source("---\\ntitle: [broken\\n---\\n\\n# T\\n")
+Split(body='# T\\n', offset=4, front_matter='title: [broken\\n')
+
+and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank lines emptied):
+
+>>> normalized("a\\tb\\n   \\nc")
+'a   b\\n\\nc\\n\\n'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import yaml
+from markdown.preprocessors import NormalizeWhitespace
+from markdown.util import ETX, STX
+
+from lessonkit.core.problems import LessonError, Problem
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (about 10x faster), else pure Python."""
+_NORMALIZE = NormalizeWhitespace(SimpleNamespace(tab_length=4))  # type: ignore[arg-type]
+"""Python-Markdown's own first preprocessor, with its default tab length (MkDocs keeps it)."""
+_NORMALIZED_AWAY = (STX, ETX, "\r", "\t", " \n")
+"""What NormalizeWhitespace removes or rewrites: markers, carriage returns, tabs, and (found by
+a line that ends in a space) whitespace-only lines."""
+_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A page's source cut at its front matter."""
+
+    body: str
+    offset: int
+    """How many lines precede the body."""
+    front_matter: str | None
+    """The YAML between the ``---`` lines, unread; None when the page has none."""
+
+
+def split_source(text: str) -> Split:
+    """Cut ``text`` where MkDocs does when its front matter reads as a mapping."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return Split(text, 0, None)
+    body = text[match.end() :].lstrip("\n")
+    return Split(body, text[: len(text) - len(body)].count("\n"), match[1])
+
+
+def read_front_matter(yaml_text: str) -> dict[str, Any]:
+    """The front matter's keys and values; LessonError (with its line) unless it is a mapping.
+
+    MkDocs shows any other front matter, an empty one too, as the page's text.
+
+    >>> read_front_matter("title: T\\n")
+    {'title': 'T'}
+    >>> read_front_matter("# a comment\\n")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: <markdown>:2: error: front matter is empty
+      hint: remove the --- lines, or write key: value lines between them, e.g. title: T
+    """
+    lines = "key: value lines between them, e.g. title: T"
+    try:
+        meta = yaml.load(yaml_text, Loader=_SAFE_LOADER)
+    except (yaml.YAMLError, ValueError) as error:  # ValueError: e.g. a date like 2024-02-30
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark else 2
+        raise LessonError(
+            [Problem(f"invalid YAML front matter: {error}", line, "fix the YAML between ---")]
+        ) from None
+    if meta is None:
+        hint = f"remove the --- lines, or write {lines}"
+        raise LessonError([Problem("front matter is empty", 2, hint)])
+    if not isinstance(meta, dict):
+        hint = f"write {lines.replace('them', 'the --- lines')}"
+        raise LessonError([Problem("front matter must be a mapping of keys to values", 2, hint)])
+    return meta
+
+
+def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
+    """Return the body, the front matter and how many lines precede the body in ``text``."""
+    split = split_source(text)
+    if split.front_matter is None:
+        return text, {}, 0
+    return split.body, read_front_matter(split.front_matter), split.offset
+
+
+def normalized(body: str) -> str:
+    """``body`` as Python-Markdown hands it to the preprocessors after its own (priority 30)."""
+    if not body.endswith(" ") and not any(mark in body for mark in _NORMALIZED_AWAY):
+        return body + "\n\n"  # most pages: nothing to normalise (a regex pass saved, build speed)
+    return "\n".join(_NORMALIZE.run(body.split("\n")))

@@ -1,0 +1,232 @@
+"""Find what a page executes: ``python exec`` fences, ``pycon`` doctests and ``{{ values }}``.
+
+A page's *program* is its steps in document order. Blocks share one namespace per page; an
+inline value is evaluated after every block above it. Line numbers are 1-based in the text
+parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the real file line.
+
+>>> text = '''Intro.
+...
+... ```python exec source="hide"
+... x = 21 * 2
+... ```
+...
+... The answer is {{ x:.1f }}.
+... '''
+>>> [(s.kind, s.line, s.source) for s in parse_program(text).steps]
+[('exec', 4, 'x = 21 * 2'), ('value', 7, 'x')]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from lessonkit.core.problems import LessonError, Problem
+
+StepKind = Literal["exec", "doctest", "value"]
+
+OUTPUTS = ("text", "markdown", "html", "none")
+SOURCES = ("show", "hide")
+EXEC_OPTIONS = {
+    "source": "show the code (show, the default) or hide it (hide)",
+    "output": "how printed output is shown: text (default), markdown, html or none",
+    "alt": "alt text for a figure the block draws (required for every figure)",
+    "timeout": "seconds this block may run before it is stopped (default from mkdocs.yml)",
+    "title": "a caption shown above the code",
+}
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
+_VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
+_FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One executable thing on a page."""
+
+    kind: StepKind
+    source: str
+    line: int
+    """File line of the step's first source line (for a fence: the line after the opening)."""
+    options: tuple[tuple[str, str], ...] = ()
+    fmt: str = ""
+    """Format spec of an inline value, e.g. ``.2f``."""
+
+    @property
+    def header_line(self) -> int:
+        """The line to blame for the step as a whole: a fence's opening line, or the value's."""
+        return self.line if self.kind == "value" else self.line - 1
+
+    def option(self, name: str, default: str = "") -> str:
+        return dict(self.options).get(name, default)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a step sits in the parsed text: lines ``[start, end)`` for fences, or a match."""
+
+    start: int
+    end: int
+    indent: str = ""
+    column: int = 0
+    """For values: character offset of ``{{`` within line ``start``."""
+    length: int = 0
+
+
+@dataclass
+class Program:
+    """A page's steps in document order, with where each one sits in the source text."""
+
+    steps: list[Step] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+    page: str = ""
+    """The page's path relative to the docs folder; part of the key (code may read files there)."""
+    _keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def key(self, environment: str) -> str:
+        """Cache key: the steps' kinds, sources and options in order, the page and ``environment``.
+
+        Line numbers are left out on purpose: a prose edit that moves a block re-runs nothing.
+        A build asks several times per page, so the key is computed once per environment.
+        """
+        if environment not in self._keys:
+            steps = [(s.kind, s.source, s.options, s.fmt) for s in self.steps]
+            payload = json.dumps([self.page, environment, steps])
+            self._keys[environment] = hashlib.sha256(payload.encode()).hexdigest()
+        return self._keys[environment]
+
+
+def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
+    """Parse ``text`` into a :class:`Program`; raise :class:`LessonError` on bad block options."""
+    program = Program(page=page)
+    problems: list[Problem] = []
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        match = _FENCE_OPEN.match(lines[index])
+        if not match:
+            _parse_values(lines[index], index, line_offset, program, problems)
+            index += 1
+            continue
+        end = _closing_fence(lines, index, match["fence"])
+        words = match["info"].strip().split(None, 1)
+        language = words[0].lower() if words else ""
+        rest = words[1] if len(words) > 1 else ""
+        body = _dedent(lines[index + 1 : end], match["indent"])
+        first_line = index + 2 + line_offset
+        if language == "python" and (rest == "exec" or rest.startswith("exec ")):
+            options = _parse_options(rest[4:], index + 1 + line_offset, problems)
+            program.steps.append(Step("exec", "\n".join(body), first_line, options))
+            program.spans.append(Span(index, end + 1, match["indent"]))
+        elif language == "pycon":
+            program.steps.append(Step("doctest", "\n".join(body), first_line))
+            program.spans.append(Span(index, end + 1, match["indent"]))
+        index = end + 1
+    if problems:
+        raise LessonError(problems)
+    return program
+
+
+def _closing_fence(lines: list[str], start: int, fence: str) -> int:
+    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    for index in range(start + 1, len(lines)):
+        if closing.match(lines[index]):
+            return index
+    return len(lines)  # an unclosed fence runs to the end, as in CommonMark
+
+
+def _dedent(lines: list[str], indent: str) -> list[str]:
+    return [line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines]
+
+
+def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple[str, str], ...]:
+    try:
+        words = _split_words(text)
+    except ValueError as error:
+        problems.append(
+            Problem(f"cannot read the block's options: {error}", line, 'quote values: alt="..."')
+        )
+        return ()
+    options: dict[str, str] = {}
+    for word in words:
+        name, sep, value = word.partition("=")
+        if name not in EXEC_OPTIONS:
+            known = ", ".join(f"{k} ({v})" for k, v in EXEC_OPTIONS.items())
+            problems.append(Problem(f"unknown option {name!r} on a python exec block", line, known))
+            continue
+        if not sep:
+            problems.append(Problem(f"option {name!r} needs a value", line, f'write {name}="..."'))
+            continue
+        allowed = {"output": OUTPUTS, "source": SOURCES}.get(name)
+        if allowed and value not in allowed:
+            choices = ", ".join(allowed)
+            hint = f"write {name}=VALUE with one of: {choices}"
+            problems.append(Problem(f"{name}={value!r} is not one of {choices}", line, hint))
+        if name == "timeout" and not _is_positive_number(value):
+            hint = "give the seconds the block may run, e.g. timeout=30"
+            problems.append(Problem(f"timeout={value!r} is not a positive number", line, hint))
+        options[name] = value
+    return tuple(sorted(options.items()))
+
+
+def _is_positive_number(value: str) -> bool:
+    try:
+        return float(value) > 0
+    except ValueError:
+        return False
+
+
+@lru_cache(maxsize=1024)
+def _split_words(text: str) -> tuple[str, ...]:
+    """``shlex.split``, remembered: pages repeat the same few option strings (build speed)."""
+    return tuple(shlex.split(text))
+
+
+def _parse_values(
+    line_text: str, index: int, line_offset: int, program: Program, problems: list[Problem]
+) -> None:
+    if "{{" not in line_text:  # most lines: skip the code-span scan (build speed)
+        return
+    code_spans = [m.span() for m in _CODE_SPAN.finditer(line_text)]
+    for match in _VALUE.finditer(line_text):
+        if any(start <= match.start() < end for start, end in code_spans):
+            continue
+        line = index + 1 + line_offset
+        expression, fmt = split_format(match["body"].strip())
+        if not expression:
+            problems.append(Problem("empty inline value {{ }}", line, "write {{ name:.2f }}"))
+            continue
+        program.steps.append(Step("value", expression, line, fmt=fmt))
+        program.spans.append(Span(index, index + 1, column=match.start(), length=len(match[0])))
+
+
+def split_format(body: str) -> tuple[str, str]:
+    """Split ``expr:spec`` into expression and format spec, as an f-string would.
+
+    >>> split_format("exps[0]:.1f")
+    ('exps[0]', '.1f')
+    >>> split_format("x[1:3]")
+    ('x[1:3]', '')
+    >>> split_format("{'a': 1}['a']")
+    ("{'a': 1}['a']", '')
+    """
+    if _compiles(body):
+        return body, ""
+    expression, sep, spec = body.rpartition(":")
+    if sep and _FORMAT_SPEC.match(spec.strip()) and _compiles(expression.strip()):
+        return expression.strip(), spec.strip()
+    return body, ""
+
+
+def _compiles(expression: str) -> bool:
+    try:
+        compile(expression, "<value>", "eval")
+    except SyntaxError:
+        return False
+    return True

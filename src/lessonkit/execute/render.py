@@ -1,0 +1,64 @@
+"""Put a page's results back into its Markdown, in place of the blocks and values.
+
+``stash(html)`` keeps raw HTML away from the Markdown parser (Python-Markdown's
+``md.htmlStash.store``) and returns the placeholder to insert.
+
+>>> from lessonkit.execute.program import parse_program
+>>> from lessonkit.execute.runner import run_program
+>>> text = '''```python exec source="hide"
+... weights = [0.8443, 0.1142]
+... ```
+...
+... The first weight is {{ weights[0]:.2f }}.'''
+>>> program = parse_program(text)
+>>> render(text, program, run_program(program, "p.md"), stash=lambda html: html).split("\\n")
+['', '', 'The first weight is 0.84.']
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from lessonkit.execute.program import Program, Step
+from lessonkit.execute.results import PageResult, StepResult
+
+Stash = Callable[[str], str]
+
+
+def render(text: str, program: Program, result: PageResult, stash: Stash) -> str:
+    """Return ``text`` with every step replaced by what it produced."""
+    lines = text.split("\n")
+    pairs = list(zip(program.steps, program.spans, result.steps, strict=True))
+    # Replace from the end so earlier spans keep their positions.
+    for step, span, out in sorted(pairs, key=lambda p: (p[1].start, p[1].column), reverse=True):
+        if step.kind == "value":
+            line = lines[span.start]
+            inline = stash(html.escape(out.text, quote=False))
+            lines[span.start] = line[: span.column] + inline + line[span.column + span.length :]
+        else:
+            rendered = _render_block(step, out, stash)
+            indented = [span.indent + r if r else r for r in rendered]
+            lines[span.start : span.end] = indented
+    return "\n".join(lines)
+
+
+def _render_block(step: Step, out: StepResult, stash: Stash) -> list[str]:
+    if step.kind == "doctest":
+        return ["```pycon", *out.text.split("\n"), "```"]
+    parts: list[str] = []
+    if step.option("source", "show") == "show":
+        title = step.option("title")
+        header = f'```python title="{title}"' if title else "```python"
+        parts += [header, *step.source.split("\n"), "```", ""]
+    output = step.option("output", "text")
+    if out.stdout and output == "text":
+        escaped = html.escape(out.stdout.rstrip("\n"), quote=False)
+        parts += [stash(f'<pre class="lk-output"><code>{escaped}</code></pre>'), ""]
+    elif out.stdout and output == "markdown":
+        parts += [*out.stdout.rstrip("\n").split("\n"), ""]
+    elif out.stdout and output == "html":
+        parts += [stash(out.stdout.strip()), ""]
+    for figure in out.figures:
+        parts += [stash(f'<figure class="lk-figure">{figure.svg}</figure>'), ""]
+    return parts or [""]

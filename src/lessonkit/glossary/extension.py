@@ -1,0 +1,240 @@
+"""Glossary terms in prose: the first use of each term on a page becomes a tooltip link.
+
+Authoring syntax (readable in a raw Markdown diff):
+
+- automatic: the first use of a term (or its alias, plural, or capitalised form) in body prose is
+  linked; code, headings, links, summaries and admonition titles are never touched;
+- ``[[weights]]``: link the term here (and not automatically elsewhere on the page);
+- ``[[attention weights|weights]]``: link the term *attention weights*, showing "weights";
+- ``[[!weights]]``: plain text here: this "weights" is not a glossary term;
+- an element with class ``lk-no-glossary`` (e.g. ``<div class="lk-no-glossary" markdown>``) gets
+  no links at all.
+
+A linked term renders as a real link to its glossary entry with the definition in a
+``role="tooltip"`` element named by ``aria-describedby``; after the lead paragraph (the first
+paragraph after the h1) comes a "Words on this page (N)" box listing the linked terms.
+
+>>> import markdown
+>>> from lessonkit.glossary.terms import Glossary, Term
+>>> g = Glossary([Term("token", "A piece of text.")])
+>>> html = markdown.markdown("Text becomes tokens.", extensions=[GlossaryExtension(glossary=g,
+...     href="g.html#{id}", words_box=False)])
+>>> print(html)
+<p>Text becomes <span class="lk-term"><a aria-describedby="lk-tip-token" class="lk-term__link" \
+data-lk-term="token" href="g.html#token">tokens</a><span class="lk-term__tip" id="lk-tip-token" \
+role="tooltip">A piece of text.</span></span>.</p>
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+from lessonkit.core.problems import LessonError
+from lessonkit.glossary.checks import MARK_RE, unknown_term
+from lessonkit.glossary.terms import Glossary, Term, load
+
+SKIP_TAGS = frozenset(
+    {"a", "code", "pre", "kbd", "samp", "script", "style", "summary", "button", "abbr", "math"}
+    | {"svg", "textarea", "select", "label", "h1", "h2", "h3", "h4", "h5", "h6"}
+    | {"table"}  # Material scrolls tables in an overflow box, which would clip a tooltip
+)
+SKIP_CLASSES = frozenset(
+    {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary", "lk-quiz"}
+)
+"""``lk-no-glossary`` lets an author or a widget keep a whole element free of links; a quiz gets
+none because a definition would give its answer away (and its feedback is sealed until used)."""
+MARKER = "data-lk-glossary"
+
+
+class _MarkProcessor(InlineProcessor):
+    """Turns ``[[...]]`` into a marker span the treeprocessor resolves in document order."""
+
+    def __init__(self, md: Markdown, glossary: Glossary) -> None:
+        super().__init__(MARK_RE, md)
+        self.glossary = glossary
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element, int, int]:
+        suppress, target, shown = m.group(1), " ".join(m.group(2).split()), m.group(3)
+        el = etree.Element("span")
+        el.text = AtomicString(" ".join((shown or target).split()))
+        if suppress:
+            el.set(MARKER, "suppress")
+            return el, m.start(0), m.end(0)
+        term = self.glossary.lookup(target)
+        if term is None:
+            raise LessonError([unknown_term(m.group(0), target, self.glossary)])
+        el.set(MARKER, "force")
+        el.set("data-lk-id", term.id)
+        return el, m.start(0), m.end(0)
+
+
+class _TermTreeprocessor(Treeprocessor):
+    """Links first uses, resolves forced and suppressed marks, adds the words box."""
+
+    def __init__(self, md: Markdown, glossary: Glossary, href: str, words_box: bool) -> None:
+        super().__init__(md)
+        self.glossary = glossary
+        self.href = href
+        self.words_box = words_box
+
+    def run(self, root: etree.Element) -> None:
+        items: list[tuple[str, etree.Element, etree.Element | None]] = []
+        unwrap: list[tuple[etree.Element, etree.Element]] = []
+        self._collect(root, items, unwrap)
+        forced = {el.get("data-lk-id") for kind, el, _ in items if kind == "force"}
+        used: list[Term] = []
+        tip_ids: set[str] = set()
+        for kind, el, parent in items:
+            if kind == "force":
+                term = self.glossary[el.get("data-lk-id", "")]
+                self._make_term(el, term, el.text or term.name, tip_ids)
+                if term not in used:
+                    used.append(term)
+                continue
+            text = el.text if kind == "text" else el.tail
+            chosen = []
+            for match in self.glossary.find(text or ""):
+                if match.term.id not in forced and match.term not in used:
+                    used.append(match.term)
+                    chosen.append(match)
+            if chosen:
+                self._splice(el, kind, parent, text or "", chosen, tip_ids)
+        for el, parent in unwrap:
+            _unwrap(el, parent)
+        if used and self.words_box:
+            self._insert_box(root, used)
+
+    def _collect(self, parent: etree.Element, items: list, unwrap: list, link: bool = True) -> None:
+        """Text nodes and marks in document order; ``link`` is False inside skipped elements."""
+        if link and parent.text:
+            items.append(("text", parent, None))
+        for child in parent:
+            mark = child.get(MARKER)
+            if mark == "force" and link:
+                items.append(("force", child, parent))
+            elif mark:
+                unwrap.append((child, parent))
+            else:
+                classes = set((child.get("class") or "").split())
+                skip = child.tag in SKIP_TAGS or bool(classes & SKIP_CLASSES)
+                self._collect(child, items, unwrap, link and not skip)
+            if link and child.tail:
+                items.append(("tail", child, parent))
+
+    def _splice(self, el, kind, parent, text, matches, tip_ids) -> None:
+        """Replace each match in ``el``'s text (or tail) with a term element."""
+        new = []
+        for i, match in enumerate(matches):
+            term_el = etree.Element("span")
+            self._make_term(term_el, match.term, match.text, tip_ids)
+            end = matches[i + 1].start if i + 1 < len(matches) else len(text)
+            term_el.tail = text[match.end : end]
+            new.append(term_el)
+        if kind == "text":
+            el.text = text[: matches[0].start]
+            for i, term_el in enumerate(new):
+                el.insert(i, term_el)
+        else:
+            el.tail = text[: matches[0].start]
+            at = list(parent).index(el) + 1
+            for i, term_el in enumerate(new):
+                parent.insert(at + i, term_el)
+
+    def _make_term(self, el: etree.Element, term: Term, shown: str, tip_ids: set[str]) -> None:
+        """Make ``el`` the tooltip trigger for ``term`` (keeping its tail)."""
+        tip_id, n = f"lk-tip-{term.id}", 1
+        while tip_id in tip_ids:
+            n += 1
+            tip_id = f"lk-tip-{term.id}-{n}"
+        tip_ids.add(tip_id)
+        el.tag, el.text = "span", None
+        el.attrib.clear()
+        el.set("class", "lk-term")
+        link = etree.SubElement(el, "a")
+        link.set("aria-describedby", tip_id)
+        link.set("class", "lk-term__link")
+        link.set("data-lk-term", term.id)
+        link.set("href", self.href.format(id=term.id))
+        link.text = AtomicString(shown)
+        tip = etree.SubElement(el, "span")
+        tip.set("class", "lk-term__tip")
+        tip.set("id", tip_id)
+        tip.set("role", "tooltip")
+        tip.text = self.md.htmlStash.store(term.html)
+
+    def _insert_box(self, root: etree.Element, used: list[Term]) -> None:
+        """``<details>`` "Words on this page (N)" after the first paragraph after the h1."""
+        children = list(root)
+        h1 = next((i for i, c in enumerate(children) if c.tag == "h1"), -1)
+        lead = next((i for i, c in enumerate(children) if i > h1 and c.tag == "p"), None)
+        at = lead + 1 if lead is not None else h1 + 1
+        box = etree.Element("details", {"class": "lk-words abstract"})
+        summary = etree.SubElement(box, "summary")
+        summary.text = f"Words on this page ({len(used)})"
+        dl = etree.SubElement(box, "dl")
+        for term in used:
+            link = etree.SubElement(etree.SubElement(dl, "dt"), "a")
+            link.set("href", self.href.format(id=term.id))
+            link.text = AtomicString(term.name)
+            etree.SubElement(dl, "dd").text = self.md.htmlStash.store(term.html)
+        root.insert(at, box)
+
+
+def _unwrap(el: etree.Element, parent: etree.Element) -> None:
+    """Replace ``el`` (which has no children) by its text, joining the neighbouring text."""
+    text = (el.text or "") + (el.tail or "")
+    index = list(parent).index(el)
+    if index == 0:
+        parent.text = (parent.text or "") + text
+    else:
+        prev = parent[index - 1]
+        prev.tail = (prev.tail or "") + text
+    parent.remove(el)
+
+
+class GlossaryExtension(Extension):
+    """Link glossary terms on first use, with accessible tooltips and a per-page word list."""
+
+    def __init__(self, **kwargs: object) -> None:
+        self.config = {
+            "glossary": ["", "a Glossary, or the path of a glossary YAML file"],
+            "href": ["/glossary.md#{id}", "a term's link target; {id} becomes the term's id"],
+            "words_box": [True, "add 'Words on this page (N)' after the lead paragraph"],
+        }
+        super().__init__(**kwargs)
+        self._glossary: Glossary | None = None
+
+    @property
+    def glossary(self) -> Glossary:
+        """The configured glossary, loaded once if given as a path."""
+        if self._glossary is None:
+            value = self.getConfig("glossary")
+            if isinstance(value, Glossary):
+                self._glossary = value
+            elif isinstance(value, Path) or (isinstance(value, str) and value):
+                self._glossary = load(value)
+            else:
+                raise TypeError("GlossaryExtension needs glossary=<Glossary or path to YAML>")
+        return self._glossary
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.inlinePatterns.register(_MarkProcessor(md, self.glossary), "lk_glossary", 175)
+        # After 'inline' (20) so text is final; before prettify (10), attr_list (8), abbr (7).
+        processor = _TermTreeprocessor(
+            md, self.glossary, str(self.getConfig("href")), bool(self.getConfig("words_box"))
+        )
+        md.treeprocessors.register(processor, "lk_glossary", 15)
+        md.registerExtension(self)
+
+
+def makeExtension(**kwargs: object) -> GlossaryExtension:
+    """Entry point for ``markdown.Markdown(extensions=["lessonkit.glossary.extension"])``."""
+    return GlossaryExtension(**kwargs)

@@ -1,0 +1,256 @@
+"""Validate quiz blocks in raw Markdown, with 1-based line numbers (no rendering involved).
+
+Python-Markdown keeps no line numbers, so this pure function reads the source lines the way
+Python-Markdown and pymdown-extensions will, and reports every rule of :mod:`.rules` it breaks.
+It sees quizzes whose ``/// quiz`` line is indented at most 3 spaces (top level, or inside other
+``///`` blocks) and skips fenced code; a quiz indented inside a list item or an indented
+admonition is validated when it is rendered.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+import yaml
+
+from lessonkit.core.problems import Problem
+
+from .rules import RE_MARK, contradiction, problem, quote
+
+RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
+"""Any line that tries to open a quiz, well-formed or not."""
+RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
+"""pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
+RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
+RE_FENCE = re.compile(r"^ *(`{3,}|~{3,})")
+RE_OPTIONS_LINE = re.compile(r"^ {4,}\S")
+"""pymdown reads lines indented 4+ spaces right after the opening line as YAML options."""
+RE_BULLET = re.compile(r"^ {0,3}[-*+] +(\S.*)$")
+RE_NUMBERED = re.compile(r"^ {0,3}\d+[.)] +(?=\S)")
+TYPES = ("single", "multiple")
+NO_QUESTION = "(without a question)"
+CODE = "a code block"
+
+
+@dataclass
+class _Option:
+    line: int
+    body: str
+    feedback_line: int | None = None
+    feedback: str = ""
+
+
+def check(markdown_text: str) -> list[Problem]:
+    """Every quiz authoring problem in ``markdown_text``, sorted by line.
+
+    >>> src = "/// quiz\\nWhat is 2 + 2?\\n\\n- [x] 4\\n- [ ] 5\\n///\\n"
+    >>> print(check(src)[0].format())
+    <markdown>:5: error: wrong option "5" has no feedback
+      hint: after a blank line, indent a paragraph by 4 spaces under the option that starts 'Not quite.' and says why
+    """  # noqa: E501
+    if "///" not in markdown_text or not RE_QUIZ.search(markdown_text):
+        return []  # most pages: no quiz, nothing to walk (build speed)
+    lines = markdown_text.splitlines()
+    problems: list[Problem] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        fence, in_code = _track_fence(fence, lines[i])
+        if not in_code and RE_QUIZ.match(lines[i]):
+            i, found = _check_quiz(lines, i)
+            problems += found
+        i += 1
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def header_problems(header: str, option_lines: list[str], line: int | None) -> list[Problem]:
+    """Problems that make pymdown-extensions leave ``/// quiz`` unparsed, as literal text.
+
+    ``header`` is the ``/// quiz`` line, ``option_lines`` the 4-space-indented lines right
+    under it, ``line`` the header's line number (None when unknown).
+
+    >>> [p.message for p in header_problems("/// quiz", ["    type: many"], 3)]
+    ['quiz option `type` must be single or multiple, not "many"']
+    """
+    m = RE_START.match(header)
+    if m is None:
+        return [problem("header", line, text=quote(header.strip()))]
+    found = [problem("argument", line, text=quote(m[3]))] if m[3] else []
+    if not option_lines:
+        return found
+    options = _read_options(option_lines)
+    if options is None:
+        return [*found, problem("options", _at(line, 1), text=quote(option_lines[0]))]
+    for key, value in options.items():
+        at = _at(line, 1 + _key_index(option_lines, key))
+        if key != "type":
+            found.append(problem("unknown-option", at, text=quote(str(key))))
+        elif value not in TYPES:
+            found.append(problem("bad-type", at, text=quote(str(value))))
+    return found
+
+
+def _check_quiz(lines: list[str], start: int) -> tuple[int, list[Problem]]:
+    """Check the quiz opened at index ``start``; return the index of its last line and problems."""
+    header, number = lines[start], start + 1
+    m = RE_START.match(header)
+    if m is None or m[2].lower() != "quiz":
+        return start, [problem("header", number, text=quote(header.strip()))]
+    j = start + 1
+    while j < len(lines) and RE_OPTIONS_LINE.match(lines[j]):
+        j += 1
+    problems = header_problems(header, lines[start + 1 : j], number)
+    options_read = _read_options(lines[start + 1 : j])
+    body, end, nested = _body(lines, j, len(m[1]))
+    if options_read is None:  # the "options" are likely the question: judge the body once fixed
+        return (end if end is not None else len(lines) - 1), problems
+    question, options, found = _read_body(body)
+    first = next((text for _, text in question if text.strip()), None)
+    name = quote(first) if first else NO_QUESTION
+    problems += found
+    problems += [problem("nested", n, text=name) for n in nested]
+    if end is None:
+        problems.append(problem("unclosed", number, text=name))
+    if first is None:
+        problems.append(problem("empty-question", number))
+    elif first.startswith(("    ", "```", "~~~")):
+        problems.append(problem("question-start", question[0][0], text=CODE))
+    elif first.startswith("#"):
+        problems.append(problem("question-start", question[0][0], text=quote(first)))
+    if options is None:
+        return (end if end is not None else len(lines) - 1), problems
+    if not options:
+        problems.append(problem("no-options", number, text=name))
+    problems += _option_problems(options, name, options_read.get("type"), number)
+    return (end if end is not None else len(lines) - 1), problems
+
+
+def _body(lines: list[str], j: int, length: int) -> tuple[list[tuple[int, str]], int | None, list]:
+    """The quiz's content lines (number, text), the index of its closing line, nested quizzes."""
+    stack, fence = [length], None
+    body: list[tuple[int, str]] = []
+    nested: list[int] = []
+    for k in range(j, len(lines)):
+        line = lines[k]
+        fence, in_code = _track_fence(fence, line)
+        if not in_code and (e := RE_END.match(line)) and len(e[1]) == stack[-1]:
+            stack.pop()
+            if not stack:
+                return body, k, nested
+        elif not in_code and (s := RE_START.match(line)):
+            stack.append(len(s[1]))
+            if RE_QUIZ.match(line):
+                nested.append(k + 1)
+        body.append((k + 1, line))
+    return body, None, nested
+
+
+def _read_body(
+    body: list[tuple[int, str]],
+) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
+    """Split the content into question lines and options, as Python-Markdown will parse them.
+
+    Options is None when the list is numbered (reported here; nothing more to check).
+    """
+    question: list[tuple[int, str]] = []
+    options: list[_Option] = []
+    problems: list[Problem] = []
+    prev, fence = "blank", None
+    for number, text in body:
+        opener = fence is None and RE_FENCE.match(text) is not None
+        fence, in_code = _track_fence(fence, text)
+        if in_code and not opener:
+            continue
+        bullet = RE_BULLET.match(text)
+        indented = text.startswith("    ")
+        if not text.strip():
+            prev = "blank"
+        elif not options and not bullet:
+            if RE_NUMBERED.match(text) and prev == "blank":
+                item = RE_NUMBERED.sub("", text).strip()
+                return question, None, [problem("ordered", number, text=quote(item))]
+            question.append((number, text))
+            prev = "question"
+        elif bullet or (prev == "item" and RE_NUMBERED.match(text)):
+            if prev in ("question", "feedback"):
+                problems.append(problem("needs-blank", number, text=quote(text.strip())))
+            options.append(_Option(number, bullet[1] if bullet else text.strip()))
+            prev = "item"
+        elif prev == "item":
+            options[-1].body += " " + text.strip()
+        elif (prev == "blank" and indented) or prev == "feedback":
+            option = options[-1]
+            if option.feedback_line is None:
+                option.feedback_line, option.feedback = number, text.strip()
+            prev = "feedback"
+        else:
+            problems.append(problem("stray", number, text=quote(text.strip())))
+            break
+    return question, options, problems
+
+
+def _option_problems(
+    options: list[_Option], name: str, quiz_type: object, number: int
+) -> list[Problem]:
+    problems: list[Problem] = []
+    marked = 0
+    right = 0
+    for option in options:
+        m = RE_MARK.match(option.body)
+        if m is None:
+            problems.append(problem("not-task", option.line, text=quote(option.body)))
+            continue
+        marked += 1
+        text = (m["text"] or "").strip()
+        correct = m["mark"] != " "
+        right += correct
+        if not text:
+            problems.append(problem("empty-option", option.line, text=quote(option.body)))
+        if not correct and option.feedback_line is None:
+            problems.append(problem("no-feedback", option.line, text=quote(text)))
+        fields = contradiction(correct, option.feedback) if option.feedback_line else None
+        if fields:
+            problems.append(
+                problem("contradiction", option.feedback_line, text=quote(text), **fields)
+            )
+    if len(options) == 1:
+        problems.append(problem("too-few", options[0].line, text=name))
+    if marked and not right:
+        problems.append(problem("no-correct", options[0].line, text=name))
+    if quiz_type == "single" and right > 1:
+        problems.append(problem("single-many", number, text=name))
+    return problems
+
+
+def _read_options(option_lines: list[str]) -> dict | None:
+    """The block's YAML options as pymdown reads them; None when they are not a mapping."""
+    if not option_lines:
+        return {}
+    try:
+        options = yaml.safe_load(textwrap.dedent("\n".join(option_lines)))
+    except yaml.YAMLError:
+        return None
+    return options if isinstance(options, dict) else None
+
+
+def _key_index(option_lines: list[str], key: object) -> int:
+    """Index of the option line that sets ``key`` (0 if it cannot be found)."""
+    prefix = f"{key}:"
+    return next((n for n, t in enumerate(option_lines) if t.strip().startswith(prefix)), 0)
+
+
+def _at(line: int | None, offset: int) -> int | None:
+    return None if line is None else line + offset
+
+
+def _track_fence(fence: str | None, line: str) -> tuple[str | None, bool]:
+    """The fence still open after ``line``, and whether ``line`` is code (a fence or inside one)."""
+    m = RE_FENCE.match(line)
+    if fence is None:
+        return (m[1], True) if m else (None, False)
+    bare = m is not None and not line.strip()[len(m[1]) :].strip()
+    if m and bare and m[1][0] == fence[0] and len(m[1]) >= len(fence):
+        return None, True
+    return fence, True
