@@ -17,22 +17,19 @@ t.md:8: error: SyntaxError: '(' was never closed
 
 from __future__ import annotations
 
-import difflib
-import doctest
 import os
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote
 
+from lessonkit.checks.frontmatter import front_matter_problems
+from lessonkit.checks.links import link_problems
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_front_matter
-from lessonkit.execute.program import Program, Step, parse_program
+from lessonkit.execute.checks import compile_problems
+from lessonkit.execute.program import parse_program
 from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.terms import Glossary, load
-from lessonkit.resources.cards import check_resources
 
 QuizCheck = Callable[[str], list[Problem]]
 
@@ -46,19 +43,6 @@ def _quiz_check() -> QuizCheck | None:
             return None
         raise
     return check
-
-
-FRONT_MATTER_HINT = (
-    "begin the file with front matter: a line '---', then 'title: The title' and "
-    "'description: One sentence.', then '---'"
-)
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
-_INLINE_LINK = re.compile(
-    r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
-)
-_REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
 
 
 @dataclass
@@ -118,168 +102,6 @@ def check_text(
     if file is not None:
         problems += link_problems(body, offset, file, context)
     return sorted((p.at(path) for p in problems), key=lambda p: (p.line or 0, p.message))
-
-
-def front_matter_problems(meta: dict[str, Any], text: str) -> list[Problem]:
-    """A missing or empty ``title`` (error), a missing ``description`` (warning), resources."""
-    problems = []
-    title = meta.get("title")
-    if "title" not in meta:
-        problems.append(
-            Problem(
-                "the page has no title in its front matter",
-                1,
-                FRONT_MATTER_HINT,
-            )
-        )
-    elif not isinstance(title, str) or not title.strip():
-        line = key_line(text, "title")
-        problems.append(Problem("title must be non-empty text", line, "write title: The title"))
-    if "title" in meta and not str(meta.get("description") or "").strip():
-        problems.append(
-            Problem(
-                "the page has no description",
-                key_line(text, "title"),
-                "add description: one sentence saying what the reader learns (search results "
-                "and link previews show it)",
-                severity="warning",
-            )
-        )
-    return problems + check_resources(meta, text) + notebook_problems(meta, text)
-
-
-def notebook_problems(meta: dict[str, Any], text: str) -> list[Problem]:
-    """``notebook`` must be true or false (a string such as "yes" would silently mean no).
-
-    >>> [p.message for p in notebook_problems({"notebook": "yes"}, "notebook: 'yes'")]
-    ["notebook must be true or false, not 'yes'"]
-    """
-    value = meta.get("notebook", False)
-    if isinstance(value, bool):
-        return []
-    hint = "write notebook: true to offer the page as a Jupyter notebook (.ipynb) beside it"
-    return [
-        Problem(f"notebook must be true or false, not {value!r}", key_line(text, "notebook"), hint)
-    ]
-
-
-def key_line(text: str, key: str) -> int:
-    """The 1-based line of front matter key ``key`` in ``text`` (1 when it is not there)."""
-    pattern = re.compile(rf"^{re.escape(key)}\s*:")
-    return next((n for n, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)
-
-
-def compile_problems(program: Program) -> list[Problem]:
-    """A SyntaxError for each exec block, doctest example or inline value that does not compile.
-
-    >>> from lessonkit.execute.program import parse_program
-    >>> [p.message for p in compile_problems(parse_program("```pycon\\n>>> 1 +\\n```\\n"))]
-    ['SyntaxError: invalid syntax']
-    """
-    problems = []
-    for step in program.steps:
-        if step.kind == "exec":
-            problems += _compile(step.source, step.line, "exec")
-        elif step.kind == "doctest":
-            problems += _compile_doctest(step)
-        else:
-            found = _compile(step.source, step.line, "eval")
-            problems += [
-                Problem(
-                    f"SyntaxError in inline value {{{{ {step.source} }}}}: "
-                    + p.message.removeprefix("SyntaxError: "),
-                    step.line,
-                    "write a Python expression between {{ and }}, e.g. {{ total:.2f }}",
-                )
-                for p in found
-            ]
-    return problems
-
-
-def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
-    try:
-        compile(source, "<lesson>", mode, dont_inherit=True)
-    except SyntaxError as error:
-        line = first_line + (error.lineno or 1) - 1
-        return [
-            Problem(
-                f"SyntaxError: {error.msg}",
-                line,
-                "fix the Python syntax in this block",
-                details=f"line {line}: {(error.text or '').strip()}",
-            )
-        ]
-    return []
-
-
-def _compile_doctest(step: Step) -> list[Problem]:
-    try:
-        examples = doctest.DocTestParser().get_examples(step.source)
-    except ValueError as error:
-        message = re.sub(r"^line \d+ of the docstring for \S+ ", "", str(error))
-        hint = "write each example as '>>> code', continuation lines as '... ', then its output"
-        return [Problem(f"cannot read the doctest: {message}", step.header_line, hint)]
-    problems = []
-    for example in examples:
-        problems += _compile(example.source, step.line + example.lineno, "single")
-    return problems
-
-
-def link_problems(body: str, offset: int, file: Path, context: Context) -> list[Problem]:
-    """An error for each relative link to a ``.md`` page that does not exist."""
-    problems = []
-    for number, line in enumerate(_without_code(body.split("\n")), offset + 1):
-        targets = [m["target"] for m in _INLINE_LINK.finditer(line)]
-        targets += [m["target"] for m in _REFERENCE.finditer(line)]
-        for target in targets:
-            if not _page_exists(target.strip("<>"), file, context):
-                problems.append(_missing_page(target.strip("<>"), number, file, context))
-    return problems
-
-
-def _page_exists(target: str, file: Path, context: Context) -> bool:
-    page = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
-    if not page.endswith(".md") or _SCHEME.match(page) or page.startswith("//"):
-        return True  # not a link to a page: anchors, other sites, images, files
-    if page.startswith("/"):
-        if context.docs_dir is None:
-            return True
-        resolved = context.docs_dir / page.lstrip("/")
-    else:
-        resolved = file.parent / page
-    if resolved.is_file():
-        return True
-    if context.docs_dir is not None:
-        return _relative(resolved, context.docs_dir) in context.virtual_pages
-    return False
-
-
-def _missing_page(target: str, line: int, file: Path, context: Context) -> Problem:
-    page = re.split(r"[#?]", target, maxsplit=1)[0]
-    close = difflib.get_close_matches(page, context.links_from(file.parent), n=1, cutoff=0.5)
-    hint = (
-        f"did you mean {close[0]}?"
-        if close
-        else "link to the other page's .md file, relative to this page"
-    )
-    return Problem(f"link to a page that does not exist: {target}", line, hint)
-
-
-def _without_code(lines: list[str]) -> Iterable[str]:
-    """``lines`` with fenced code blanked and code spans replaced by spaces (same count)."""
-    fence = ""
-    for line in lines:
-        match = _FENCE.match(line)
-        if fence:
-            closes = match and match[1][0] == fence[0] and len(match[1]) >= len(fence)
-            if closes and not line.strip()[len(match[1]) :].strip():
-                fence = ""
-            yield ""
-        elif match:
-            fence = match[1]
-            yield ""
-        else:
-            yield _CODE_SPAN.sub(lambda m: " " * len(m[0]), line)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -103,3 +103,9 @@ def normalized(body: str) -> str:
     if not body.endswith(" ") and not any(mark in body for mark in _NORMALIZED_AWAY):
         return body + "\n\n"  # most pages: nothing to normalise (a regex pass saved, build speed)
     return "\n".join(_NORMALIZE.run(body.split("\n")))
+
+
+def key_line(text: str, key: str) -> int:
+    """The 1-based line of front matter key ``key`` in ``text`` (1 when it is not there)."""
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    return next((n for n, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)

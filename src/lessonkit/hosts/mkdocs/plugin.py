@@ -285,7 +285,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _notebook_error(self, file: File, message: str, hint: str) -> PluginError:
         """An error about the page's ``notebook:`` line."""
-        from lessonkit.checks.recipe import key_line
+        from lessonkit.core.source import key_line
 
         line = key_line(self._sources[file.src_uri].text, "notebook")
         return self._error(LessonError([Problem(message, line, hint)]), file)
@@ -399,7 +399,7 @@ def _wants_notebook(source: _Source) -> bool:
         meta = read_front_matter(source.front_matter)
     except LessonError:
         return False  # unreadable front matter fails the page's own check
-    from lessonkit.checks.recipe import notebook_problems
+    from lessonkit.notebooks.checks import notebook_problems
 
     problems = [p.at(source.where) for p in notebook_problems(meta, source.text)]
     if problems:
