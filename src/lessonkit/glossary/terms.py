@@ -296,6 +296,10 @@ def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
 def parse(text: str, path: str = "glossary.yml") -> Glossary:
     """Validate a glossary's YAML text; raise :class:`LessonError` listing every problem.
 
+    The steps: read the YAML (a syntax error stops here); take its list of entries; read each
+    entry's fields and turn it into a Term, or into problems; then check the terms against each
+    other (duplicates, related terms, ambiguous forms). The problems come sorted by line.
+
     >>> parse("- term: token\\n  definition: A piece of text.\\n")["token"].line
     1
     >>> parse("- term: token\\n  definition: ''\\n", "g.yml")
@@ -304,8 +308,34 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
     lessonkit.core.problems.LessonError: g.yml:2: error: term 'token' has an empty definition
       hint: write one short sentence after 'definition:'
     """
+    problems: list[Problem] = []
+    raw: list[tuple[Term, _Entry]] = []
+    for node in _entry_nodes(_compose(text, path), path):
+        entry = _entry(node, problems)
+        if entry is None:
+            continue
+        term = _term(entry, problems)
+        if term is not None:
+            raw.append((term, entry))
+    problems += _cross_check(raw)
+    if problems:
+        raise LessonError(
+            sorted((p.at(path) for p in problems), key=lambda p: (p.line or 0, p.message))
+        )
+    return Glossary([term for term, _ in raw], path)
+
+
+def _compose(text: str, path: str) -> Node | None:
+    """The YAML node tree of ``text`` (None if empty); a LessonError for invalid YAML.
+
+    >>> try:
+    ...     _compose("- term: a: b\\n", "g.yml")
+    ... except LessonError as error:
+    ...     print(error.problems[0].line, error.problems[0].message)
+    1 invalid YAML at column 10: mapping values are not allowed here
+    """
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f" at column {mark.column + 1}" if mark else ""
@@ -321,95 +351,120 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
         ) from None
     except yaml.YAMLError as error:
         raise LessonError([Problem(f"invalid YAML: {error}", path=path)]) from None
-    if not isinstance(root, SequenceNode) or not root.value:
-        line = _line(root) if root is not None else None
-        raise LessonError(
-            [
-                Problem(
-                    "the glossary must be a non-empty YAML list of terms",
-                    line,
-                    hint="start each term with '- term: name' and give it a 'definition:'",
-                    path=path,
-                )
-            ]
-        )
-    problems: list[Problem] = []
-    terms: list[Term] = []
-    raw: list[tuple[Term, _Entry]] = []
-    for node in root.value:
-        entry = _entry(node, problems)
-        if entry is None:
-            continue
-        line, lines = entry.line, entry.lines
-        name = " ".join(entry.text.get("term", "").split())
-        if not name:
-            problems.append(
-                Problem("entry has no 'term'", line, hint="add 'term: name' to the entry")
+
+
+def _entry_nodes(root: Node | None, path: str) -> list[Node]:
+    """The entries of the glossary's top-level list; a LessonError if it is not a non-empty list."""
+    if isinstance(root, SequenceNode) and root.value:
+        return root.value
+    line = _line(root) if root is not None else None
+    raise LessonError(
+        [
+            Problem(
+                "the glossary must be a non-empty YAML list of terms",
+                line,
+                hint="start each term with '- term: name' and give it a 'definition:'",
+                path=path,
             )
-            continue
-        definition = entry.text.get("definition", "")
-        if not definition.strip():
-            problems.append(
-                Problem(
-                    f"term '{name}' has an empty definition",
-                    lines.get("definition", line),
-                    hint="write one short sentence after 'definition:'",
-                )
-            )
-            continue
-        bad = [
-            (form, lines.get("term", line) if form == name else alias_line)
-            for form, alias_line in [(name, line), *entry.items("aliases")]
-            if not NAME_RE.match(form)
         ]
-        for form, form_line in bad:
-            problems.append(
-                Problem(
-                    f"'{form}' can't be a term name or alias",
-                    form_line,
-                    hint="use words of letters, digits, hyphens, apostrophes and periods",
-                )
-            )
-        if bad:
-            continue
-        term_id = entry.text.get("id", "") or slug(name)
-        if not ID_RE.match(term_id):
-            problems.append(
-                Problem(
-                    f"term '{name}' has id '{term_id}', which can't be an anchor",
-                    lines.get("id", line),
-                    hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
-                )
-            )
-            continue
-        try:
-            term = Term(
-                name=name,
-                definition=definition.strip(),
-                aliases=entry.values("aliases"),
-                related=entry.values("related"),
-                ambiguous=entry.values("ambiguous"),
-                id=term_id,
-                line=line,
-            )
-        except ValueError as error:
-            problems.append(Problem(f"term '{name}': {error}", lines.get("definition", line)))
-            continue
-        terms.append(term)
-        raw.append((term, entry))
-    problems += _cross_check(raw)
-    if problems:
-        raise LessonError(
-            sorted((p.at(path) for p in problems), key=lambda p: (p.line or 0, p.message))
+    )
+
+
+def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
+    """The Term an entry describes, or None with its problems added to ``problems``.
+
+    The checks stop at the first that fails, in this order: a name and a definition; names and
+    aliases that can be written in text; an id that can be an anchor; a definition that renders.
+    """
+    name = " ".join(entry.text.get("term", "").split())
+    term_id = entry.text.get("id", "") or slug(name)
+    found = _required(entry, name) or _bad_forms(entry, name) or _bad_id(entry, name, term_id)
+    if found:
+        problems.extend(found)
+        return None
+    try:
+        return Term(
+            name=name,
+            definition=entry.text.get("definition", "").strip(),
+            aliases=entry.values("aliases"),
+            related=entry.values("related"),
+            ambiguous=entry.values("ambiguous"),
+            id=term_id,
+            line=entry.line,
         )
-    return Glossary(terms, path)
+    except ValueError as error:
+        line = entry.lines.get("definition", entry.line)
+        problems.append(Problem(f"term '{name}': {error}", line))
+        return None
+
+
+def _required(entry: _Entry, name: str) -> list[Problem]:
+    """A problem if the entry has no name or an empty definition (the name is checked first)."""
+    if not name:
+        return [Problem("entry has no 'term'", entry.line, hint="add 'term: name' to the entry")]
+    if not entry.text.get("definition", "").strip():
+        return [
+            Problem(
+                f"term '{name}' has an empty definition",
+                entry.lines.get("definition", entry.line),
+                hint="write one short sentence after 'definition:'",
+            )
+        ]
+    return []
+
+
+def _bad_forms(entry: _Entry, name: str) -> list[Problem]:
+    """A problem for the name and each alias that is not plain words, each at its own line.
+
+    >>> entry = _Entry(4, lists={"aliases": [("ok", 6), ("a*b", 7)]}, lines={"term": 5})
+    >>> [(p.line, p.message) for p in _bad_forms(entry, "<b>x</b>")]
+    [(5, "'<b>x</b>' can't be a term name or alias"), (7, "'a*b' can't be a term name or alias")]
+    """
+    return [
+        Problem(
+            f"'{form}' can't be a term name or alias",
+            entry.lines.get("term", entry.line) if form == name else form_line,
+            hint="use words of letters, digits, hyphens, apostrophes and periods",
+        )
+        for form, form_line in [(name, entry.line), *entry.items("aliases")]
+        if not NAME_RE.match(form)
+    ]
+
+
+def _bad_id(entry: _Entry, name: str, term_id: str) -> list[Problem]:
+    """A problem if the term's id (given, or the slug of its name) can't be an anchor."""
+    if ID_RE.match(term_id):
+        return []
+    return [
+        Problem(
+            f"term '{name}' has id '{term_id}', which can't be an anchor",
+            entry.lines.get("id", entry.line),
+            hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
+        )
+    ]
 
 
 def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
     """Duplicate ids and forms across terms; unknown related terms; stray ambiguous forms."""
+    problems, written = _duplicates(raw)
+    names = {normalize(t.name): t for t, _ in raw}
+    for term, entry in raw:
+        problems += _unknown_related(term, entry, written, names)
+        problems += _stray_ambiguous(term, entry)
+    return problems
+
+
+def _duplicates(
+    raw: list[tuple[Term, _Entry]],
+) -> tuple[list[Problem], dict[str, tuple[Term, int]]]:
+    """Problems for ids and forms used twice, and each form written as a name or alias.
+
+    The forms map a normalized name or alias to the first term that wrote it and its line; a
+    term whose id is a duplicate is left out of them.
+    """
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
-    written: dict[str, tuple[Term, int]] = {}  # normalized name or alias -> (term, line)
+    written: dict[str, tuple[Term, int]] = {}
     for term, entry in raw:
         if term.id in ids:
             first = ids[term.id]
@@ -423,44 +478,69 @@ def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
             )
             continue
         ids[term.id] = term
-        forms = [(term.name, term.line), *entry.items("aliases")]
-        for form, line in forms:
-            key = normalize(form)
-            if key in written and written[key][0] is not term:
-                other, other_line = written[key]
-                problems.append(
-                    Problem(
-                        f"duplicate term or alias '{form}': already used by '{other.name}' "
-                        f"at line {other_line}",
-                        line,
-                        hint="each name or alias may belong to one term only",
-                    )
+        problems += _duplicate_forms(term, entry, written)
+    return problems, written
+
+
+def _duplicate_forms(
+    term: Term, entry: _Entry, written: dict[str, tuple[Term, int]]
+) -> list[Problem]:
+    """Problems for the term's forms that another term wrote first; records them in ``written``."""
+    problems = []
+    for form, line in [(term.name, term.line), *entry.items("aliases")]:
+        key = normalize(form)
+        if key in written and written[key][0] is not term:
+            other, other_line = written[key]
+            problems.append(
+                Problem(
+                    f"duplicate term or alias '{form}': already used by '{other.name}' "
+                    f"at line {other_line}",
+                    line,
+                    hint="each name or alias may belong to one term only",
                 )
-            written.setdefault(key, (term, line))
-    names = {normalize(t.name): t for t, _ in raw}
-    for term, entry in raw:
-        for name, line in entry.items("related"):
-            if normalize(name) not in written:
-                close = difflib.get_close_matches(normalize(name), list(names), n=2)
-                hint = (
-                    f"did you mean {' or '.join(repr(names[c].name) for c in close)}?"
-                    if close
-                    else "list names of other terms in this file"
-                )
-                problems.append(
-                    Problem(f"term '{term.name}' is related to unknown term '{name}'", line, hint)
-                )
-        own = {normalize(f) for f in term.forms}
-        for form, line in entry.items("ambiguous"):
-            if normalize(form) not in own:
-                problems.append(
-                    Problem(
-                        f"ambiguous form '{form}' is not a form of '{term.name}'",
-                        line,
-                        hint="list its name, an alias or their plural; or add it to 'aliases'",
-                    )
-                )
+            )
+        written.setdefault(key, (term, line))
     return problems
+
+
+def _unknown_related(
+    term: Term, entry: _Entry, written: dict[str, tuple[Term, int]], names: dict[str, Term]
+) -> list[Problem]:
+    """A problem for each related name that is no term's name or alias, with the closest names.
+
+    >>> names = {"token": Term("token", "t."), "tokenizer": Term("tokenizer", "t.")}
+    >>> entry = _Entry(1, lists={"related": [("tokenise", 3)]})
+    >>> print(_unknown_related(Term("text", "x."), entry, {}, names)[0].format())
+    <markdown>:3: error: term 'text' is related to unknown term 'tokenise'
+      hint: did you mean 'tokenizer' or 'token'?
+    """
+    problems = []
+    for name, line in entry.items("related"):
+        if normalize(name) not in written:
+            close = difflib.get_close_matches(normalize(name), list(names), n=2)
+            hint = (
+                f"did you mean {' or '.join(repr(names[c].name) for c in close)}?"
+                if close
+                else "list names of other terms in this file"
+            )
+            problems.append(
+                Problem(f"term '{term.name}' is related to unknown term '{name}'", line, hint)
+            )
+    return problems
+
+
+def _stray_ambiguous(term: Term, entry: _Entry) -> list[Problem]:
+    """A problem for each ambiguous form that is not one of the term's own forms."""
+    own = {normalize(f) for f in term.forms}
+    return [
+        Problem(
+            f"ambiguous form '{form}' is not a form of '{term.name}'",
+            line,
+            hint="list its name, an alias or their plural; or add it to 'aliases'",
+        )
+        for form, line in entry.items("ambiguous")
+        if normalize(form) not in own
+    ]
 
 
 def load(path: str | Path, display_path: str | None = None) -> Glossary:

@@ -99,75 +99,191 @@ def text_of(el: etree.Element) -> str:
 
 
 def read_quiz(block: etree.Element, kind: str) -> Quiz:
-    """The quiz in a block's parsed children; raise LessonError naming every rule it breaks."""
+    """The quiz in a block's parsed children; raise LessonError naming every rule it breaks.
+
+    The steps, in the order their problems are reported: a quiz nested inside; options glued to
+    the paragraph above; the question (everything before the first list); the option list; each
+    option; the rules that count options. Some problems stop the reading early, where the later
+    checks could only report consequences of the first.
+    """
     children = list(block)
-    first_p = next((c for c in children if c.tag == "p"), None)
-    name = quote(text_of(first_p)) if first_p is not None else NO_QUESTION
-    problems: list[Problem] = []
-    if any(el.get("class") == "lk-quiz" for el in block.iter() if el is not block):
-        problems.append(problem("nested", text=name))
-    swallowed = [
-        m[0] for p in block.iter("p") for m in RE_LIST_LINE.finditer(p.text or "") if m.start()
-    ]
+    name = _quiz_name(children)
+    problems = _nesting_problems(block, name)
+    swallowed = _swallowed_options(block)
     if swallowed:
         problems.append(problem("needs-blank", text=quote(swallowed[0])))
-    at = next((n for n, c in enumerate(children) if c.tag in ("ul", "ol")), len(children))
-    question, rest = children[:at], children[at:]
-    if not question:
-        problems.append(problem("empty-question"))
-    elif question[0].tag != "p" or RE_PLACEHOLDER.fullmatch((question[0].text or "").strip()):
-        found = text_of(question[0])
-        problems.append(problem("question-start", text=quote(found) if found else CODE))
-    if not rest:
-        if not swallowed:  # a list glued to the paragraph above is reported as such
-            problems.append(problem("no-options", text=name))
+    question, rest = _split_at_list(children)
+    problems += _question_problems(question)
+    items, found = _find_option_list(rest, name, bool(swallowed))
+    problems += found
+    if items is None:
         raise LessonError(problems)
-    if rest[0].tag == "ol":
-        problems.append(problem("ordered", text=quote(text_of(rest[0][0]))))
-        raise LessonError(problems)
-    if len(rest) > 1:
-        problems.append(problem("stray", text=quote(text_of(rest[1]))))
-    options = _read_options(rest[0], problems)
-    right = sum(o.correct for o in options)
+    options = _read_options(items, problems)
     if swallowed:  # options glued to feedback are missing from the count: don't count yet
         raise LessonError(problems)
-    if len(rest[0]) == 1:
+    problems += _count_problems(items, options, kind, name)
+    if problems:
+        raise LessonError(problems)
+    return Quiz(question, options, kind or _kind_of(options))
+
+
+def _quiz_name(children: list[etree.Element]) -> str:
+    """How messages name the quiz: its first paragraph, quoted, or :data:`NO_QUESTION`.
+
+    >>> _quiz_name([etree.fromstring("<p>Why  scale\\n the scores?</p>")])
+    '"Why scale the scores?"'
+    >>> _quiz_name([etree.fromstring("<ul><li>[x] yes</li></ul>")])
+    '(without a question)'
+    """
+    first_p = next((c for c in children if c.tag == "p"), None)
+    return quote(text_of(first_p)) if first_p is not None else NO_QUESTION
+
+
+def _nesting_problems(block: etree.Element, name: str) -> list[Problem]:
+    """A 'nested' problem if another quiz sits anywhere inside ``block``."""
+    if any(el.get("class") == "lk-quiz" for el in block.iter() if el is not block):
+        return [problem("nested", text=name)]
+    return []
+
+
+def _swallowed_options(block: etree.Element) -> list[str]:
+    """Option lines Markdown read into a paragraph because no blank line came before them.
+
+    A list line that starts a paragraph is not swallowed, only one after a line of text:
+
+    >>> _swallowed_options(etree.fromstring("<div><p>Which one?\\n- [x] this</p></div>"))
+    ['- [x] this']
+    >>> _swallowed_options(etree.fromstring("<div><p>- [x] this</p></div>"))
+    []
+    """
+    return [m[0] for p in block.iter("p") for m in RE_LIST_LINE.finditer(p.text or "") if m.start()]
+
+
+def _split_at_list(
+    children: list[etree.Element],
+) -> tuple[list[etree.Element], list[etree.Element]]:
+    """The question (the children before the first list) and the rest (that list onwards)."""
+    at = next((n for n, c in enumerate(children) if c.tag in ("ul", "ol")), len(children))
+    return children[:at], children[at:]
+
+
+def _question_problems(question: list[etree.Element]) -> list[Problem]:
+    """A problem if there is no question, or if it does not open with a plain paragraph.
+
+    >>> [p.message for p in _question_problems([etree.fromstring("<pre>x = 1</pre>")])]
+    ['quiz question must start with a sentence, found "x = 1"']
+    """
+    if not question:
+        return [problem("empty-question")]
+    first = question[0]
+    if first.tag != "p" or RE_PLACEHOLDER.fullmatch((first.text or "").strip()):
+        found = text_of(first)
+        return [problem("question-start", text=quote(found) if found else CODE)]
+    return []
+
+
+def _find_option_list(
+    rest: list[etree.Element], name: str, swallowed: bool
+) -> tuple[etree.Element | None, list[Problem]]:
+    """The bulleted list of options at the start of ``rest``, and problems with what is there.
+
+    The list is None when there is none to read (no list, or a numbered one). A missing list is
+    not reported when options were ``swallowed``: that problem is already reported as such.
+    """
+    if not rest:
+        return None, ([] if swallowed else [problem("no-options", text=name)])
+    items = rest[0]
+    if items.tag == "ol":
+        return None, [problem("ordered", text=quote(text_of(items[0])))]
+    if len(rest) > 1:
+        return items, [problem("stray", text=quote(text_of(rest[1])))]
+    return items, []
+
+
+def _count_problems(
+    items: etree.Element, options: list[Option], kind: str, name: str
+) -> list[Problem]:
+    """The rules on the whole list: two options or more, one right at least, one only if single."""
+    problems = []
+    right = sum(o.correct for o in options)
+    if len(items) == 1:
         problems.append(problem("too-few", text=name))
     if options and not right:
         problems.append(problem("no-correct", text=name))
     if kind == "single" and right > 1:
         problems.append(problem("single-many", text=name))
-    if problems:
-        raise LessonError(problems)
-    return Quiz(question, options, kind or ("multiple" if right > 1 else "single"))
+    return problems
+
+
+def _kind_of(options: list[Option]) -> str:
+    """A quiz without ``type:`` is multiple if several options are right, else single."""
+    return "multiple" if sum(o.correct for o in options) > 1 else "single"
 
 
 def _read_options(items: etree.Element, problems: list[Problem]) -> list[Option]:
-    """The options of a list of ``li`` (tight: text in the ``li``; loose: in its first ``p``)."""
+    """The options of a list of ``li``; problems for each ``li`` that is not a valid option."""
     options = []
     for li in items:
-        if (li.text or "").strip():
-            raw, feedback = li.text or "", list(li)
-        elif len(li) and li[0].tag == "p":
-            raw, feedback = li[0].text or "", list(li)[1:]
-        else:
-            raw, feedback = text_of(li), list(li)
-        m = RE_MARK.match(raw.strip())
-        if m is None:
-            problems.append(problem("not-task", text=quote(raw or text_of(li))))
-            continue
-        text, correct = (m["text"] or "").strip(), m["mark"] != " "
-        if not text:
-            problems.append(problem("empty-option", text=quote(raw)))
-        if not correct and not feedback:
-            problems.append(problem("no-feedback", text=quote(text)))
-        opening = feedback[0].text or "" if feedback and feedback[0].tag == "p" else ""
-        if fields := contradiction(correct, opening):
-            problems.append(problem("contradiction", text=quote(text), **fields))
-        if correct and not feedback:  # sealed like any other: a tiny seal would mean "right"
-            feedback = [_sub(etree.Element("div"), "p", text="Right.")]
-        options.append(Option(text, correct, feedback))
+        option = _read_option(li, problems)
+        if option is not None:
+            options.append(option)
     return options
+
+
+def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
+    """One ``li`` as an option, or None if it has no task mark; its problems go to ``problems``.
+
+    A right option without feedback gets "Right.", sealed like any other feedback (a tiny seal
+    would otherwise mean "right").
+    """
+    raw, feedback = _option_parts(li)
+    m = RE_MARK.match(raw.strip())
+    if m is None:
+        problems.append(problem("not-task", text=quote(raw or text_of(li))))
+        return None
+    text, correct = (m["text"] or "").strip(), m["mark"] != " "
+    problems.extend(_option_problems(raw, text, correct, feedback))
+    if correct and not feedback:
+        feedback = [_sub(etree.Element("div"), "p", text="Right.")]
+    return Option(text, correct, feedback)
+
+
+def _option_parts(li: etree.Element) -> tuple[str, list[etree.Element]]:
+    """An option's raw text (mark included) and its feedback elements.
+
+    In a tight list the text is the ``li``'s own; in a loose one, its first paragraph's:
+
+    >>> _option_parts(etree.fromstring("<li>[x] Yes</li>"))
+    ('[x] Yes', [])
+    >>> raw, feedback = _option_parts(etree.fromstring("<li><p>[ ] No</p><p>Not quite.</p></li>"))
+    >>> raw, [el.text for el in feedback]
+    ('[ ] No', ['Not quite.'])
+    """
+    if (li.text or "").strip():
+        return li.text or "", list(li)
+    if len(li) and li[0].tag == "p":
+        return li[0].text or "", list(li)[1:]
+    return text_of(li), list(li)
+
+
+def _option_problems(
+    raw: str, text: str, correct: bool, feedback: list[etree.Element]
+) -> list[Problem]:
+    """The rules on one option: text after the mark, feedback if wrong, feedback agreeing.
+
+    >>> feedback = [etree.fromstring("<p>Right: it is.</p>")]
+    >>> [p.message for p in _option_problems("[ ] It is", "It is", False, feedback)]
+    ['option "It is" is marked wrong ([ ]) but its feedback starts "Right"']
+    """
+    problems = []
+    if not text:
+        problems.append(problem("empty-option", text=quote(raw)))
+    if not correct and not feedback:
+        problems.append(problem("no-feedback", text=quote(text)))
+    opening = feedback[0].text or "" if feedback and feedback[0].tag == "p" else ""
+    if fields := contradiction(correct, opening):
+        problems.append(problem("contradiction", text=quote(text), **fields))
+    return problems
 
 
 def build(block: etree.Element, quiz: Quiz, quiz_id: str) -> None:

@@ -173,6 +173,15 @@ def _number(x: float) -> str:
     return f"{x:g}" if abs(x) < 1e15 else repr(x)
 
 
+def _attr(data: object) -> str:
+    """``data`` as JSON, escaped for a double-quoted HTML attribute.
+
+    >>> _attr(["a&b", 'say "hi"'])
+    '[&quot;a&amp;b&quot;, &quot;say \\\\&quot;hi\\\\&quot;&quot;]'
+    """
+    return html.escape(json.dumps(data, ensure_ascii=False), quote=True)
+
+
 def _control(prefix: str, kind: str, i: int, label: str, x: float, slider: tuple) -> str:
     low, high, step = slider
     limit = SCORE_LIMIT if kind == "score" else VALUE_LIMIT
@@ -193,23 +202,8 @@ def _exp_head(temperature: float) -> str:
     return "e^score" if temperature == 1 else f"e^(score ÷ {temperature:g})"
 
 
-def explorer_html(
-    trace: SoftmaxTrace,
-    temperature: float = 1.0,
-    decimals: int = 2,
-    *,
-    id_prefix: str = "lk-softmax",
-) -> str:
-    """The explorer for ``trace``: its numbers as a table, and controls for the script.
-
-    ``trace`` must be unscaled (from ``softmax_trace`` without ``scale``); the explorer divides
-    by ``temperature`` instead. Labels are escaped; ``id_prefix`` keeps ids unique on a page.
-
-    >>> from lessonkit.lab.trace import softmax_trace
-    >>> page = explorer_html(softmax_trace([3, 1, 0], [10, 20, 30]))
-    >>> page.count('type="range"'), page.count('type="number"'), 'hidden>' in page
-    (7, 7, True)
-    """
+def _check_arguments(trace: SoftmaxTrace, temperature: float, decimals: int) -> None:
+    """Raise ValueError, saying what to pass instead, for inputs the explorer can't show."""
     if trace.scale is not None:
         raise ValueError(
             "explorer_html needs an unscaled trace: use softmax_trace(scores, values) and pass "
@@ -228,52 +222,21 @@ def explorer_html(
     ):
         if any(abs(x) > limit for x in xs):
             raise ValueError(f"every {name} must be between {-limit:g} and {limit:g}, got {xs!r}")
-    n = explorer_numbers(
-        trace.scores, trace.values, temperature, labels=trace.labels, decimals=decimals
-    )
-    p = html.escape(id_prefix, quote=True)
-    labels = [html.escape(label) for label in trace.labels]
 
-    def attr(data: object) -> str:
-        return html.escape(json.dumps(data, ensure_ascii=False), quote=True)
 
-    scores_box = "".join(
-        _control(p, "score", i, label, x, (-10, 10, 0.1))
-        for i, (label, x) in enumerate(zip(labels, trace.scores, strict=True))
-    )
-    values_box = "".join(
-        _control(p, "value", i, label, x, (-100, 100, 1))
-        for i, (label, x) in enumerate(zip(labels, trace.values, strict=True))
-    )
-    t = _number(temperature)
-    temperature_box = (
-        '<div class="lk-explorer__control">'
-        f'<label id="{p}-temperature-label" for="{p}-temperature">Temperature T</label>'
-        f'<input type="range" id="{p}-temperature" data-role="temperature" '
-        f'min="{_number(low_t)}" max="{_number(high_t)}" step="0.1" value="{t}">'
-        f'<input type="number" id="{p}-temperature-number" data-role="temperature" '
-        f'aria-labelledby="{p}-temperature-label" min="{_number(low_t)}" '
-        f'max="{_number(high_t)}" step="any" value="{t}">'
-        "</div>"
-    )
-    rows = "".join(
-        "<tr>"
-        f'<th scope="row">{label}</th>'
-        f'<td data-out="score">{n.scores[i]}</td>'
-        f'<td data-out="exp">{n.exponentials[i]}</td>'
-        f'<td class="lk-explorer__weight"><span data-out="weight">{n.weights[i]}</span>'
-        '<span class="lk-explorer__bar" aria-hidden="true">'
-        f'<span style="--lk-w: {n.weight_fractions[i]:.4f}"></span></span></td>'
-        f'<td data-out="value">{n.values[i]}</td>'
-        f'<td data-out="product">{n.products[i]}</td>'
-        "</tr>"
-        for i, label in enumerate(labels)
-    )
+def _data_attributes(trace: SoftmaxTrace, temperature: float, decimals: int) -> str:
+    """The inputs the script starts from and the reset returns to, as ``data-*`` attributes."""
     return (
-        f'<div class="lk-explorer" id="{p}" data-lk-explorer '
-        f'data-scores="{attr(list(trace.scores))}" data-values="{attr(list(trace.values))}" '
-        f'data-temperature="{t}" data-labels="{attr(list(trace.labels))}" '
-        f'data-decimals="{decimals}" data-exp-fixed="{attr(list(EXP_FIXED))}">'
+        f'data-scores="{_attr(list(trace.scores))}" data-values="{_attr(list(trace.values))}" '
+        f'data-temperature="{_number(temperature)}" data-labels="{_attr(list(trace.labels))}" '
+        f'data-decimals="{decimals}" data-exp-fixed="{_attr(list(EXP_FIXED))}"'
+    )
+
+
+def _table(n: ExplorerNumbers, labels: list[str], temperature: float) -> str:
+    """The table readers without JavaScript see: one row per token, then the totals."""
+    rows = "".join(_row(n, i, label) for i, label in enumerate(labels))
+    return (
         '<div class="lk-scroll"><table class="lk-explorer__table lk-data-table">'
         "<caption>Softmax step by step: each token's score, e to the power of the score, its "
         "weight (the exponential divided by the total), its value and weight × value; the "
@@ -287,22 +250,134 @@ def explorer_html(
         f'<td data-out="total">{n.total}</td><td data-out="weight-sum">{n.weight_sum}</td><td></td>'
         f'<td data-out="output">{n.output}</td></tr></tfoot>'
         "</table></div>"
+    )
+
+
+def _row(n: ExplorerNumbers, i: int, label: str) -> str:
+    """Token ``i``'s row: score, exponential, weight with its bar, value, weight × value."""
+    return (
+        "<tr>"
+        f'<th scope="row">{label}</th>'
+        f'<td data-out="score">{n.scores[i]}</td>'
+        f'<td data-out="exp">{n.exponentials[i]}</td>'
+        f"{_weight_cell(n.weights[i], n.weight_fractions[i])}"
+        f'<td data-out="value">{n.values[i]}</td>'
+        f'<td data-out="product">{n.products[i]}</td>'
+        "</tr>"
+    )
+
+
+def _weight_cell(weight: str, fraction: float) -> str:
+    """A weight as printed, and a bar as long as its unrounded value (hidden from screen readers).
+
+    >>> print(_weight_cell("0.84", 0.84366).replace("><", ">\\n<"))
+    <td class="lk-explorer__weight">
+    <span data-out="weight">0.84</span>
+    <span class="lk-explorer__bar" aria-hidden="true">
+    <span style="--lk-w: 0.8437">
+    </span>
+    </span>
+    </td>
+    """
+    return (
+        f'<td class="lk-explorer__weight"><span data-out="weight">{weight}</span>'
+        '<span class="lk-explorer__bar" aria-hidden="true">'
+        f'<span style="--lk-w: {fraction:.4f}"></span></span></td>'
+    )
+
+
+def _live_region(sentence: str) -> str:
+    """The sentence under the table, announced again when the script changes it."""
+    return (
         '<p class="lk-explorer__say" data-out="sentence" aria-live="polite">'
-        f"{html.escape(n.sentence)}</p>"
+        f"{html.escape(sentence)}</p>"
+    )
+
+
+def _controls(
+    p: str, labels: list[str], trace: SoftmaxTrace, temperature: float, decimals: int
+) -> str:
+    """The controls, hidden until the script reveals them: scores, values, temperature, reset.
+
+    ``p`` is the escaped id prefix and ``labels`` the escaped token labels.
+    """
+    return (
         '<div class="lk-explorer__controls" hidden>'
         '<p class="lk-explorer__hint">Change the numbers and the table follows. Type scores '
         f"from {-SCORE_LIMIT:g} to {SCORE_LIMIT:g}: exponentials too large or too small for "
         f"{decimals} decimals are shown as m × 10^k, and the weights are computed from "
         "e^(score − largest score), which gives the same weights without overflowing.</p>"
-        f'<fieldset class="lk-explorer__group"><legend>Scores</legend>{scores_box}</fieldset>'
-        f'<fieldset class="lk-explorer__group"><legend>Values</legend>{values_box}</fieldset>'
-        '<fieldset class="lk-explorer__group"><legend>Temperature</legend>'
-        f"{temperature_box}"
+        + _control_group("Scores", p, "score", labels, trace.scores, (-10, 10, 0.1))
+        + _control_group("Values", p, "value", labels, trace.values, (-100, 100, 1))
+        + '<fieldset class="lk-explorer__group"><legend>Temperature</legend>'
+        f"{_temperature_control(p, temperature)}"
         '<p class="lk-explorer__hint">The scores are divided by T before softmax: a low T '
         "sharpens the weights, a high T flattens them.</p></fieldset>"
         '<div class="lk-explorer__actions">'
         '<button type="button" class="lk-explorer__reset" data-role="reset">'
         "Reset to the lesson's numbers</button>"
         '<p class="lk-explorer__message" data-out="message" aria-live="polite"></p></div>'
-        "</div></div>"
+        "</div>"
+    )
+
+
+def _control_group(
+    legend: str, p: str, kind: str, labels: list[str], xs: Sequence[float], slider: tuple
+) -> str:
+    """A fieldset with a slider and a number field for each token's score or value."""
+    controls = "".join(
+        _control(p, kind, i, label, x, slider)
+        for i, (label, x) in enumerate(zip(labels, xs, strict=True))
+    )
+    return f'<fieldset class="lk-explorer__group"><legend>{legend}</legend>{controls}</fieldset>'
+
+
+def _temperature_control(p: str, temperature: float) -> str:
+    """A slider and a number field for the temperature, within :data:`TEMPERATURE_RANGE`."""
+    low_t, high_t = TEMPERATURE_RANGE
+    t = _number(temperature)
+    return (
+        '<div class="lk-explorer__control">'
+        f'<label id="{p}-temperature-label" for="{p}-temperature">Temperature T</label>'
+        f'<input type="range" id="{p}-temperature" data-role="temperature" '
+        f'min="{_number(low_t)}" max="{_number(high_t)}" step="0.1" value="{t}">'
+        f'<input type="number" id="{p}-temperature-number" data-role="temperature" '
+        f'aria-labelledby="{p}-temperature-label" min="{_number(low_t)}" '
+        f'max="{_number(high_t)}" step="any" value="{t}">'
+        "</div>"
+    )
+
+
+def explorer_html(
+    trace: SoftmaxTrace,
+    temperature: float = 1.0,
+    decimals: int = 2,
+    *,
+    id_prefix: str = "lk-softmax",
+) -> str:
+    """The explorer for ``trace``: its numbers as a table, and controls for the script.
+
+    ``trace`` must be unscaled (from ``softmax_trace`` without ``scale``); the explorer divides
+    by ``temperature`` instead. Labels are escaped; ``id_prefix`` keeps ids unique on a page.
+    The pieces, in page order: the box with its data attributes, the table, the sentence (a live
+    region), and the hidden controls.
+
+    >>> from lessonkit.lab.trace import softmax_trace
+    >>> page = explorer_html(softmax_trace([3, 1, 0], [10, 20, 30]))
+    >>> page.count('type="range"'), page.count('type="number"'), 'hidden>' in page
+    (7, 7, True)
+    """
+    _check_arguments(trace, temperature, decimals)
+    n = explorer_numbers(
+        trace.scores, trace.values, temperature, labels=trace.labels, decimals=decimals
+    )
+    p = html.escape(id_prefix, quote=True)
+    labels = [html.escape(label) for label in trace.labels]
+    return (
+        f'<div class="lk-explorer" id="{p}" data-lk-explorer '
+        f"{_data_attributes(trace, temperature, decimals)}>"
+        f"{_table(n, labels, temperature)}"
+        f"{_live_region(n.sentence)}"
+        f"{_controls(p, labels, trace, temperature, decimals)}"
+        "</div>"
     )
