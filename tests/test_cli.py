@@ -104,7 +104,7 @@ def problems(body: str, tmp_path: Path | None = None, **context: object) -> list
 
 
 def test_check_reports_front_matter_problems() -> None:
-    no_title = check_text("---\ndescription: D\n---\n# T\n")
+    no_title = check_text("---\ndescription: D\n---\nText without a heading.\n")
     assert [(p.line, p.message) for p in no_title] == [
         (1, "the page has no title in its front matter")
     ]

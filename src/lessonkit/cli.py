@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessonkit.checks.recipe import check_files
+from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, new_lesson
 
@@ -55,7 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         paths,
         docs_dir=project.docs_dir if project else None,
         glossary=project.glossary if project else None,
-        virtual_pages=[project.glossary_page] if project and project.glossary else [],
+        virtual_pages=project.virtual_pages if project else (),
         display=_display,
     )
     for problem in report.problems:
@@ -117,7 +118,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     args = parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except LessonError as error:  # e.g. a wrong lessonkit option in mkdocs.yml
+        print(error, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

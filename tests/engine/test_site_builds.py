@@ -10,6 +10,7 @@ from pathlib import Path
 PAGE = """\
 ---
 title: Whitespace
+description: Tabs and blank lines in a block.
 ---
 
 # Whitespace
@@ -100,6 +101,7 @@ NOTEBOOK_PAGE = """\
 ---
 title: Doubling
 notebook: true
+description: Doubling a number.
 ---
 
 # Doubling
@@ -166,4 +168,4 @@ def test_without_execution_wrong_block_options_still_fail_a_notebook_page(
     config = site / "mkdocs.yml"
     config.write_text(config.read_text().replace("workers: 1", "execute: false"))
     stderr = _notebook_failure(site, mkdocs_build)
-    assert "docs/lesson.md:10: error: unknown option 'colour' on a python exec block" in stderr
+    assert "docs/lesson.md:11: error: unknown option 'colour' on a python exec block" in stderr

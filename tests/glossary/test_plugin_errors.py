@@ -31,6 +31,7 @@ GLOSSARY = """\
 TEMPLATE = """\
 ---
 title: Lesson
+description: A lesson that uses the glossary.
 ---
 
 # Lesson
@@ -68,7 +69,7 @@ def test_a_good_site_builds_with_its_glossary_page(tmp_path: Path, option: str) 
 def test_unknown_forced_term_fails_with_the_page_line(tmp_path: Path) -> None:
     result = build(tmp_path, lesson=TEMPLATE.format(vector="[[vectr]]"))
     assert result.returncode != 0
-    assert "docs/lesson.md:7: error: unknown glossary term 'vectr' in [[vectr]]" in result.stderr
+    assert "docs/lesson.md:8: error: unknown glossary term 'vectr' in [[vectr]]" in result.stderr
     assert "did you mean 'vector'?" in result.stderr
 
 

@@ -1,4 +1,6 @@
-"""Check lesson sources without building the site: fast enough to run on every save.
+"""The one recipe of page checks: ``lessonkit check`` and every host's build run it.
+
+Fast enough to run on every save, and nothing is executed.
 
 What is checked, with the file's own line numbers: the front matter (valid YAML, a ``title``, a
 ``description``, well-formed ``resources``, a true or false ``notebook``); ``python exec`` block
@@ -22,27 +24,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lessonkit import quiz
 from lessonkit.checks.frontmatter import front_matter_problems
 from lessonkit.checks.links import link_problems
+from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.source import split_front_matter
 from lessonkit.execute.checks import compile_problems
-from lessonkit.execute.program import parse_program
 from lessonkit.glossary import check as glossary_check
-from lessonkit.glossary.terms import Glossary, load
-
-QuizCheck = Callable[[str], list[Problem]]
-
-
-def _quiz_check() -> QuizCheck | None:
-    """The quiz extension's ``check``, or None where the extension is not installed."""
-    try:
-        from lessonkit.quiz import check
-    except ModuleNotFoundError as error:
-        if error.name and error.name.startswith("lessonkit.quiz"):
-            return None
-        raise
-    return check
+from lessonkit.glossary.site import read_glossary
+from lessonkit.glossary.terms import Glossary
 
 
 @dataclass
@@ -53,16 +43,17 @@ class Context:
     glossary: Glossary | None = None
     virtual_pages: frozenset[str] = frozenset()
     """Pages that exist without a file (e.g. the generated glossary), relative to ``docs_dir``."""
-    quiz_check: QuizCheck | None = field(default_factory=_quiz_check)
-    _pages: list[Path] | None = None
+    known_pages: list[Path] | None = None
+    """Every page of the site, when the host knows them (else found under ``docs_dir``)."""
     _links: dict[Path, list[str]] = field(default_factory=dict)
 
     def pages(self) -> list[Path]:
-        """Every Markdown page under ``docs_dir`` (for "did you mean" hints), listed once."""
-        if self._pages is None:
+        """Every Markdown page of the site (for "did you mean" hints), listed once."""
+        if self.known_pages is None:
             found = sorted(self.docs_dir.rglob("*.md")) if self.docs_dir else []
-            self._pages = found + [self.docs_dir / p for p in self.virtual_pages if self.docs_dir]
-        return self._pages
+            virtual = [self.docs_dir / p for p in sorted(self.virtual_pages) if self.docs_dir]
+            self.known_pages = found + virtual
+        return self.known_pages
 
     def links_from(self, folder: Path) -> list[str]:
         """Every page as a relative link from a page in ``folder`` (computed once per folder)."""
@@ -73,39 +64,40 @@ class Context:
         return self._links[folder]
 
 
+def check_page(page: Page, context: Context) -> list[Problem]:
+    """Every problem in one page, placed in its file and sorted by line.
+
+    In order: the front matter (valid YAML, title, description, each feature's keys), the
+    program (block options, and that everything compiles), quizzes, glossary marks, and links
+    to other pages (when the page has a file).
+    """
+    try:
+        meta = page.meta
+    except LessonError as error:
+        return error.problems
+    problems = page.place_all(front_matter_problems(meta, page.text, page.body), body=False)
+    try:
+        problems += page.place_all(compile_problems(page.program), body=False)
+    except LessonError as error:
+        problems += error.problems
+    problems += page.place_all(quiz.check(page.body))
+    if context.glossary is not None:
+        problems += page.place_all(glossary_check(page.body, context.glossary))
+    if page.file is not None:
+        found = link_problems(page.body, page.offset, page.file, context)
+        problems += page.place_all(found, body=False)
+    return sorted(problems, key=lambda p: (p.line or 0, p.message))
+
+
 def check_text(
     text: str, path: str = "<markdown>", file: Path | None = None, context: Context | None = None
 ) -> list[Problem]:
-    """Every problem in one page's source, placed in ``path`` and sorted by line.
-
-    ``file`` is where the page lives (needed to check its relative links).
-    """
+    """:func:`check_page` for a page's ``text``, named ``path``; ``file`` is where it lives."""
     context = context or Context()
-    try:
-        body, meta, offset = split_front_matter(text)
-    except LessonError as error:
-        return [p.at(path) for p in error.problems]
-    problems = front_matter_problems(meta, text)
-    page = ""
+    page_path = path
     if file is not None and context.docs_dir is not None:
-        page = _relative(file, context.docs_dir)
-    try:
-        problems += compile_problems(parse_program(body, offset, page))
-    except LessonError as error:
-        problems += error.problems
-    shifted: list[Problem] = []
-    if context.quiz_check is not None:
-        shifted += context.quiz_check(body)
-    if context.glossary is not None:
-        shifted += glossary_check(body, context.glossary)
-    problems += [p.at(path, offset) for p in shifted]
-    if file is not None:
-        problems += link_problems(body, offset, file, context)
-    return sorted((p.at(path) for p in problems), key=lambda p: (p.line or 0, p.message))
-
-
-def _relative(path: Path, root: Path) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
+        page_path = os.path.relpath(file, context.docs_dir).replace(os.sep, "/")
+    return check_page(Page.from_text(text, page_path, path, file), context)
 
 
 # --- many files --------------------------------------------------------------------------------
@@ -153,16 +145,17 @@ def check_files(
     loaded = None
     if glossary is not None:
         try:
-            loaded = load(glossary, display(glossary))
+            loaded = read_glossary(glossary, display(glossary))
         except LessonError as error:
             problems += error.problems
     context = Context(docs_dir, loaded, frozenset(virtual_pages))
     files = markdown_files(paths)
     for file in files:
+        path = os.path.relpath(file, docs_dir).replace(os.sep, "/") if docs_dir else file.name
         try:
-            text = file.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            problems.append(Problem(f"cannot read the file: {error}", path=display(file)))
+            page = Page.read(file, path, display(file))
+        except LessonError as error:
+            problems += error.problems
             continue
-        problems += check_text(text, display(file), file, context)
+        problems += check_page(page, context)
     return Report(len(files), problems)

@@ -2,8 +2,11 @@
 
 >>> p = Project.from_text("docs_dir: lessons\\nplugins:\\n  - lessonkit:\\n      glossary: ''\\n",
 ...                       Path("/site/mkdocs.yml"))
->>> p.docs_dir, p.glossary, p.glossary_page
+>>> p.docs_dir, p.glossary, p.settings.glossary_page
 (PosixPath('/site/lessons'), None, 'glossary.md')
+
+The plugin's options are read with the schema the build uses (:mod:`lessonkit.core.settings`),
+so a wrong option fails ``lessonkit check`` as it fails the build.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from lessonkit.core.settings import Settings
 
 CONFIG_NAME = "mkdocs.yml"
 
@@ -37,22 +42,28 @@ class Project:
 
     config_file: Path
     docs_dir: Path
-    glossary: Path | None
-    """The glossary YAML, or None when the site has none (or turned it off)."""
-    glossary_page: str
-    """The generated glossary page, relative to ``docs_dir``: links to it are valid."""
+    settings: Settings
     config: dict[str, Any]
+
+    @property
+    def glossary(self) -> Path | None:
+        """The glossary YAML, or None when the site has none (or turned it off)."""
+        return self.settings.glossary_file(self.docs_dir)
+
+    @property
+    def virtual_pages(self) -> frozenset[str]:
+        """Pages the build generates (relative to ``docs_dir``): links to them are valid."""
+        return frozenset([self.settings.glossary_page] if self.glossary else [])
 
     @classmethod
     def from_text(cls, text: str, config_file: Path) -> Project:
+        """Read ``text`` as ``config_file``; LessonError for wrong lessonkit options."""
         config = load_config(text)
         root = config_file.parent
         docs_dir = root / str(config.get("docs_dir") or "docs")
         options = _plugin_options(config.get("plugins"), "lessonkit")
-        name = options.get("glossary", "glossary.yml")
-        glossary = docs_dir / name if name and (docs_dir / name).is_file() else None
-        page = str(options.get("glossary_page", "glossary.md"))
-        return cls(config_file, docs_dir, glossary, page, config)
+        settings = Settings.from_options(options, where=config_file.name)
+        return cls(config_file, docs_dir, settings, config)
 
     @classmethod
     def find(cls, start: Path | None = None) -> Project | None:

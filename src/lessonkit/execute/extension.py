@@ -15,17 +15,29 @@ an :class:`~lessonkit.execute.engine.Engine` (worker processes, cache, pages in 
 
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.core.problems import LessonError
+from lessonkit.core.source import normalized
 from lessonkit.execute.program import Program, parse_program
 from lessonkit.execute.render import render
+from lessonkit.execute.results import PageResult
 
 if TYPE_CHECKING:
     from lessonkit.execute.engine import Engine
+
+
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page whose program a host already ran: what the extension renders it with."""
+
+    program: Program
+    result: PageResult
 
 
 class ExecutePreprocessor(Preprocessor):
@@ -35,44 +47,70 @@ class ExecutePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
-        path = self.extension.getConfig("display_path")
-        parsed, self.extension.parsed = self.extension.parsed, None
-        if parsed is not None and parsed[0] == text:
-            program = parsed[1]  # the caller parsed exactly this text already
-        else:
-            try:
-                program = parse_program(
-                    text, self.extension.getConfig("line_offset"), self.extension.getConfig("page")
-                )
-            except LessonError as error:
-                raise LessonError(p.at(path) for p in error.problems) from None
+        prepared = self.extension.take(text)
+        program = prepared.program if prepared else self._parse(text)
         if not program.steps:
             return lines
-        engine = self.extension.engine
-        if engine is None:
-            from lessonkit.execute.runner import run_program  # only without an engine
-
-            result = run_program(program, path, source_text=text)
-        else:
-            result = engine.result(program, path, text)
+        result = prepared.result if prepared else self._run(program, text)
         if not result.ok:
             raise LessonError(result.problems)
         return render(text, program, result, self.md.htmlStash.store).split("\n")
 
+    def _parse(self, text: str) -> Program:
+        config = self.extension.getConfig
+        try:
+            return parse_program(text, config("line_offset"), config("page"))
+        except LessonError as error:
+            raise LessonError(p.at(config("display_path")) for p in error.problems) from None
+
+    def _run(self, program: Program, text: str) -> PageResult:
+        path = self.extension.getConfig("display_path")
+        engine = self.extension.engine
+        if engine is None:
+            from lessonkit.execute.runner import run_program  # only without an engine
+
+            return run_program(program, path, source_text=text)
+        return engine.result(program, path, text)
+
 
 class ExecuteExtension(Extension):
-    """``engine``: a lessonkit Engine; without one, code runs in this process, uncached."""
+    """``engine``: a lessonkit Engine; without one, code runs in this process, uncached.
+
+    A host that runs pages itself (the MkDocs plugin runs them all in parallel, before
+    converting any) hands each result over with :meth:`prepare`, keyed by the Markdown the
+    conversion will receive, so nothing depends on the order in which pages are converted.
+    Otherwise the extension parses and runs what it is given, placing errors with the
+    ``page``, ``display_path`` and ``line_offset`` settings.
+    """
 
     def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
         self.engine = engine
-        self.parsed: tuple[str, Program] | None = None
-        """A program its caller parsed from the text the next conversion will hold (build speed)."""
+        self._prepared: dict[str, deque[PreparedPage]] = {}
         self.config = {
             "page": ["", "the page's path in the docs folder (code may read files beside it)"],
             "display_path": ["<markdown>", "the page's path as error messages show it"],
             "line_offset": [0, "lines before the Markdown in its file (front matter)"],
         }
         super().__init__(**kwargs)
+
+    def prepare(self, markdown: str, program: Program, result: PageResult) -> None:
+        """Render ``markdown``, when it is converted next, with ``program`` and its ``result``."""
+        queue = self._prepared.setdefault(normalized(markdown), deque())
+        queue.append(PreparedPage(program, result))
+
+    def take(self, text: str) -> PreparedPage | None:
+        """The prepared run for the normalised ``text`` a conversion holds, if a host gave one."""
+        queue = self._prepared.get(text)
+        if not queue:
+            return None
+        prepared = queue.popleft()
+        if not queue:
+            del self._prepared[text]
+        return prepared
+
+    def forget(self) -> None:
+        """Drop prepared runs no conversion took (a new build starts)."""
+        self._prepared.clear()
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace normalisation (30), before fenced code (25) and raw HTML (20).

@@ -1,0 +1,27 @@
+"""The "Go deeper" feature: a lesson's ``resources:`` front matter becomes cards at its end.
+
+- :mod:`.cards`: check the entries (with their lines) and render the cards' HTML;
+- :func:`section`: the Markdown section a host appends to the page.
+"""
+
+from __future__ import annotations
+
+from lessonkit.core.page import Page
+from lessonkit.resources.cards import check_resources, resources_html
+
+__all__ = ["check_resources", "resources_html", "section"]
+
+
+def section(page: Page) -> str:
+    """The "Go deeper" heading and cards to append to the page's Markdown ('' without any).
+
+    The entries were checked with the page (:func:`check_resources`, run by the check recipe).
+
+    >>> page = Page.from_text("---\\nresources: []\\n---\\n# T\\n", "t.md")
+    >>> section(page)
+    ''
+    """
+    resources = page.meta.get("resources")
+    if not resources:
+        return ""
+    return f"\n\n## Go deeper {{ #resources }}\n\n{resources_html(resources)}\n"

@@ -1,33 +1,40 @@
-"""The ``lessonkit`` plugin's options in ``mkdocs.yml``."""
+"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, made from lessonkit's one schema.
+
+Each option of :data:`lessonkit.core.settings.OPTIONS` becomes a typed MkDocs config option, so
+MkDocs validates ``mkdocs.yml`` as it does for its own plugins, with the same defaults that
+``lessonkit check`` uses.
+
+>>> sorted(LessonkitConfig._schema)[0][0]
+'assets_dir'
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
+from lessonkit.core.settings import OPTIONS, Option, Settings
 
-class LessonkitConfig(base.Config):
-    """Options for the ``lessonkit`` MkDocs plugin."""
 
-    assets_dir = c.Type(str, default="assets/lessonkit")
-    """Where lessonkit's CSS and JS are placed in the built site (loaded once, never inlined)."""
+def _config_option(option: Option) -> c.BaseConfigOption[Any]:
+    kind = option.types[0] if len(option.types) == 1 else option.types
+    if option.choices:
+        return c.Choice(option.choices, default=option.default)
+    if option.nullable:
+        return c.Optional(c.Type(kind))
+    return c.Type(kind, default=option.default)
 
-    execute = c.Type(bool, default=True)
-    """Run ``python exec`` blocks, doctests and inline values (off: show them as plain code)."""
 
-    cache_dir = c.Type(str, default=".cache/lessonkit")
-    """Where execution results are cached, relative to mkdocs.yml (git-ignored)."""
+LessonkitConfig: type[base.Config] = type(
+    "LessonkitConfig",
+    (base.Config,),
+    {"__doc__": "Options for the ``lessonkit`` MkDocs plugin.", "__module__": __name__}
+    | {option.name: _config_option(option) for option in OPTIONS},
+)
 
-    timeout = c.Type((int, float), default=10)
-    """Seconds one block may run before it is stopped; a block can set its own timeout=."""
 
-    workers = c.Type(int, default=0)
-    """Worker processes that run pages in parallel; 0 means one per CPU core."""
-
-    glossary = c.Optional(c.Type(str))
-    """The glossary YAML, relative to docs_dir. Not set: ``glossary.yml`` if docs_dir has one;
-    an empty string: no glossary."""
-
-    glossary_page = c.Type(str, default="glossary.md")
-    """The glossary page generated from it (a virtual file: list it in ``nav`` like a page)."""
-
-    glossary_unused = c.Choice(("info", "warn"), default="info")
-    """A term no page uses is logged as 'info', or as 'warn' (which fails a --strict build)."""
+def settings(config: base.Config) -> Settings:
+    """The plugin's validated options as lessonkit's :class:`Settings`."""
+    return Settings(**{option.name: config[option.name] for option in OPTIONS})

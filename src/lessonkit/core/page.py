@@ -1,0 +1,99 @@
+"""The page model every feature and host shares: a lesson's source, read and split once.
+
+>>> page = Page.from_text("---\\ntitle: T\\n---\\n\\n# T\\n\\nText.\\n", "a/b.md", "docs/a/b.md")
+>>> page.offset, page.body, page.meta["title"]
+(4, '# T\\n\\nText.\\n', 'T')
+>>> page.problem("no description", 2).format()
+'docs/a/b.md:2: error: no description'
+
+Line numbers: a feature that checks the *body* reports body lines and places them with
+:meth:`Page.place` (which adds the front matter's lines); one that checks the whole *text*
+(front matter keys) reports file lines already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.source import normalized, read_front_matter, split_source
+
+if TYPE_CHECKING:
+    from lessonkit.execute.program import Program
+
+
+@dataclass
+class Page:
+    """One lesson's source and what lessonkit reads from it (each part computed once)."""
+
+    text: str
+    """The whole file, as read (UTF-8, a byte-order mark dropped)."""
+    path: str
+    """Where the page sits in the docs folder, with ``/`` (e.g. ``building-blocks/a.md``)."""
+    where: str
+    """The page's file as messages name it (e.g. ``docs/building-blocks/a.md``)."""
+    file: Path | None = None
+    """The file on disk, when there is one (relative links are checked against it)."""
+    body: str = field(init=False)
+    """The Markdown after the front matter."""
+    offset: int = field(init=False)
+    """How many lines the front matter took."""
+    front_matter: str | None = field(init=False)
+    """The front matter's YAML, unread; None when the page has none."""
+
+    def __post_init__(self) -> None:
+        split = split_source(self.text)
+        self.body, self.offset, self.front_matter = split.body, split.offset, split.front_matter
+
+    @classmethod
+    def from_text(cls, text: str, path: str, where: str = "", file: Path | None = None) -> Page:
+        return cls(text.removeprefix("\ufeff"), path, where or path, file)
+
+    @classmethod
+    def read(cls, file: Path, path: str, where: str) -> Page:
+        """Read ``file``; LessonError naming it when it cannot be read as UTF-8 text."""
+        try:
+            text = file.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            raise LessonError([Problem(f"cannot read the file: {error}", path=where)]) from None
+        return cls(text, path, where, file)
+
+    @cached_property
+    def meta(self) -> dict[str, Any]:
+        """The front matter's keys and values ({} without front matter); LessonError if invalid."""
+        if self.front_matter is None:
+            return {}
+        try:
+            return read_front_matter(self.front_matter)
+        except LessonError as error:
+            raise LessonError(self.place_all(error.problems, body=False)) from None
+
+    @cached_property
+    def markdown(self) -> str:
+        """The body as Python-Markdown's preprocessors receive it (whitespace normalised)."""
+        return normalized(self.body)
+
+    @cached_property
+    def program(self) -> Program:
+        """What the page executes; LessonError (placed in the file) on bad block options."""
+        from lessonkit.execute.program import parse_program
+
+        try:
+            return parse_program(self.markdown, self.offset, self.path)
+        except LessonError as error:
+            raise LessonError(self.place_all(error.problems, body=False)) from None
+
+    def problem(self, message: str, line: int | None = None, hint: str = "") -> Problem:
+        """A problem at file line ``line`` of this page."""
+        return Problem(message, line, hint, path=self.where)
+
+    def place(self, problem: Problem, body: bool = True) -> Problem:
+        """``problem`` placed in this file; a ``body`` line is shifted past the front matter."""
+        return problem.at(self.where, self.offset if body else 0)
+
+    def place_all(self, problems: Iterable[Problem], body: bool = True) -> list[Problem]:
+        return [self.place(p, body) for p in problems]

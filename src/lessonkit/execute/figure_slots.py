@@ -1,0 +1,54 @@
+"""Take a page's inline SVG figures out of its HTML while a host indexes it, then put them back.
+
+A search index parses every page's content with Python's HTMLParser; an inline SVG figure is
+hundreds of tags (and its tick labels are no search terms). Between rendering and writing a
+page, each figure waits outside the HTML in a numbered slot.
+
+>>> html, figures = cut('<p>a</p><figure class="lk-figure"><svg><g/></svg></figure>')
+>>> html
+'<p>a</p><figure class="lk-figure"><svg data-lk-figure="0"></svg></figure>'
+>>> restore(html, figures, "a.md")
+'<p>a</p><figure class="lk-figure"><svg><g/></svg></figure>'
+"""
+
+from __future__ import annotations
+
+from lessonkit.core.problems import LessonError, Problem
+
+_FIGURE_SVG = '<figure class="lk-figure"><svg'
+
+
+def cut(html: str) -> tuple[str, list[str]]:
+    """Take each figure's SVG out of ``html``, leaving a numbered slot (str.find: build speed)."""
+    parts: list[str] = []
+    figures: list[str] = []
+    done = 0
+    while (start := html.find(_FIGURE_SVG, done)) >= 0:
+        start += len(_FIGURE_SVG) - len("<svg")
+        end = html.find("</svg>", start)
+        if end < 0:
+            break
+        end += len("</svg>")
+        parts += [html[done:start], _slot(len(figures))]
+        figures.append(html[start:end])
+        done = end
+    return "".join(parts) + html[done:], figures
+
+
+def restore(html: str, figures: list[str], where: str) -> str:
+    """Put ``figures`` back into their slots; LessonError if a slot went missing."""
+    missing = sum(_slot(number) not in html for number in range(len(figures)))
+    if missing:
+        message = (
+            f"{missing} of its {len(figures)} figures went missing between rendering and "
+            "writing the page (did another plugin rewrite it?)"
+        )
+        raise LessonError([Problem(message, path=where)])
+    for number, svg in enumerate(figures):
+        html = html.replace(_slot(number), svg)
+    return html
+
+
+def _slot(number: int) -> str:
+    """What stands for a page's figure ``number`` while the page is indexed and templated."""
+    return f'<svg data-lk-figure="{number}"></svg>'

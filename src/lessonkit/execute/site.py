@@ -1,0 +1,23 @@
+"""What a host needs to run a site's pages: the engine its settings describe."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lessonkit.core.settings import Settings
+from lessonkit.execute.engine import Engine
+
+
+def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) -> Engine:
+    """An engine with the site's cache, workers and timeout; code may not write the output.
+
+    ``root`` is the folder of the site's configuration (the cache folder is relative to it).
+    """
+    return Engine(
+        root / settings.cache_dir,
+        workers=settings.workers or os.cpu_count() or 1,
+        timeout=float(settings.timeout),
+        docs_dir=docs_dir.resolve(),
+        protected=(site_dir.resolve(),),
+    )

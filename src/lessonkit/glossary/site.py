@@ -1,0 +1,84 @@
+"""The glossary's site-level part, for any host: read the site's glossary, finish its page.
+
+>>> from lessonkit.glossary.terms import Glossary, Term
+>>> g = Glossary([Term("token", "t.", line=1), Term("trace", "r.", line=4)], "docs/g.yml")
+>>> html, unused = finish_page(g, "<!-- lk-used-on:token -->",
+...     [("Lesson", "lesson/", '<a data-lk-term="token">tokens</a>')], lambda url: "../" + url)
+>>> html
+'<p class="lk-entry__used">Used on: <a href="../lesson/">Lesson</a>.</p>'
+>>> [p.format() for p in unused]  # doctest: +ELLIPSIS
+["docs/g.yml:4: warning: term 'trace' is used on no page\\n  hint: ..."]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.settings import Settings
+from lessonkit.glossary.extension import GlossaryExtension
+from lessonkit.glossary.page import fill_used_on, page_markdown, pages_by_term
+from lessonkit.glossary.terms import Glossary, load, unused
+
+
+def read_glossary(path: Path, where: str) -> Glossary:
+    """Load the site's glossary file; LessonError naming ``where`` if it is missing or wrong."""
+    try:
+        return load(path, where)
+    except OSError as error:
+        hint = "create the file, or set the glossary option to another file (or to '' for none)"
+        message = f"can't read the glossary: {error.strerror}"
+        raise LessonError([Problem(message, hint=hint, path=where)]) from None
+
+
+def finish_page(
+    glossary: Glossary,
+    page_html: str,
+    pages: Iterable[tuple[str, str, str]],
+    link_from_glossary: Callable[[str], str],
+) -> tuple[str, list[Problem]]:
+    """Fill the glossary page's "used on" lists once every page is converted.
+
+    ``pages`` are ``(title, url, html)`` of the site's other pages; ``link_from_glossary`` turns
+    a page's URL into a link from the glossary page. Returns the filled HTML and a warning for
+    each term no page uses.
+    """
+    used = pages_by_term(((title, url), html) for title, url, html in pages)
+    links = {
+        term_id: [(title, link_from_glossary(url)) for title, url in found]
+        for term_id, found in used.items()
+    }
+    return fill_used_on(page_html, links), unused(glossary, used)
+
+
+@dataclass(frozen=True)
+class SiteGlossary:
+    """A site's glossary as a host wires it: the terms, their YAML file and their page."""
+
+    glossary: Glossary
+    source: str
+    """The YAML file, relative to the docs folder (the page's "edit" link points at it)."""
+    page: str
+    """The generated glossary page, relative to the docs folder."""
+    unused: str = "info"
+    """How an unused term is reported: ``info`` or ``warn``."""
+
+    @classmethod
+    def of_site(cls, settings: Settings, docs_dir: Path, root: Path) -> SiteGlossary | None:
+        """The site's glossary by :meth:`Settings.glossary_file`, or None; LessonError if bad."""
+        path = settings.glossary_file(docs_dir)
+        if path is None:
+            return None
+        glossary = read_glossary(path, os.path.relpath(path, root))
+        source = path.relative_to(docs_dir).as_posix()
+        return cls(glossary, source, settings.glossary_page, settings.glossary_unused)
+
+    def extension(self) -> GlossaryExtension:
+        """The Markdown extension, linking to the glossary page (a host makes links relative)."""
+        return GlossaryExtension(glossary=self.glossary, href=f"/{self.page}#{{id}}")
+
+    def page_markdown(self) -> str:
+        return page_markdown(self.glossary)

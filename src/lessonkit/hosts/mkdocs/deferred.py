@@ -1,0 +1,66 @@
+"""The one place that re-drives MkDocs: converting pages whose code was still running.
+
+MkDocs converts pages one after another. A page whose code has not finished (or failed) when
+MkDocs reaches it is converted empty, and converted for real here, in ``on_env``, once its run
+is done, while later pages keep running. A page converts exactly as it would have without
+waiting (same Markdown, same extensions, the same ``on_page_content`` hooks), so the site's
+bytes do not depend on timing; every failed page is reported at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute.program import Program
+from lessonkit.execute.results import PageResult
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    page: Page
+    markdown: str
+    program: Program
+    future: Future[PageResult]
+
+
+class Deferred:
+    """Pages to convert once their code is done."""
+
+    def __init__(self) -> None:
+        self._waiting: list[_Waiting] = []
+
+    def add(self, page: Page, markdown: str, program: Program, future: Future[PageResult]) -> None:
+        self._waiting.append(_Waiting(page, markdown, program, future))
+
+    def convert(
+        self,
+        config: MkDocsConfig,
+        files: Files,
+        prepare: Callable[[str, Program, PageResult], None],
+    ) -> None:
+        """Convert every waiting page; LessonError with every failed page's problems.
+
+        ``prepare(markdown, program, result)`` hands a page's run to the execute extension.
+        """
+        waiting, self._waiting = self._waiting, []
+        problems: list[Problem] = []
+        for item in waiting:
+            result = item.future.result()
+            problems += result.problems if not result.ok else []
+            if problems:
+                continue  # the build fails: only collect the other pages' problems
+            prepare(item.markdown, item.program, result)
+            item.page.markdown = item.markdown
+            item.page.render(config, files)
+            item.page.content = config.plugins.on_page_content(
+                item.page.content, page=item.page, config=config, files=files
+            )
+        if problems:
+            raise LessonError(problems)

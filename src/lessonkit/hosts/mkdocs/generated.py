@@ -1,0 +1,84 @@
+"""The files lessonkit adds to a MkDocs site: its assets, the glossary page, notebooks.
+
+MkDocs' own half of features whose logic lives in their packages: this module only makes
+MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` and
+:mod:`lessonkit.notebooks.site` compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
+from lessonkit.assets.bundle import bundle
+from lessonkit.core.page import Page as Lesson
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute.results import PageResult
+from lessonkit.glossary.site import SiteGlossary, finish_page
+from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
+
+
+def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:
+    """lessonkit's stylesheet and script, one file each, in ``folder`` of the site."""
+    for kind in ("css", "js"):
+        files.append(File.generated(config, f"{folder}/lessonkit.{kind}", content=bundle(kind)))
+
+
+def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
+    """The YAML becomes a page (not a download), whose "edit" link points at the YAML."""
+    if yml := files.get_file_from_path(glossary.source):
+        files.remove(yml)
+    page = File.generated(config, glossary.page, content=glossary.page_markdown())
+    page.edit_uri = glossary.source
+    files.append(page)
+
+
+def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
+    """Fill the converted glossary page's "used on" lists; return the unused-term warnings."""
+    file = files.get_file_from_path(glossary.page)
+    page = file.page if file else None
+    pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
+    shown = [(p.title or p.file.src_uri, p.url, p.content or "") for p in pages]
+    here = page.url if page else ""
+    content = (page.content if page else None) or ""
+    html, unused = finish_page(
+        glossary.glossary, content, shown, lambda url: get_relative_url(url, here)
+    )
+    if page and content:
+        page.content = html
+    return unused
+
+
+class Notebooks:
+    """The ``.ipynb`` beside each page that asks for one, written once its result is known."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, tuple[Lesson, File]] = {}
+
+    def add(self, lesson: Lesson, files: Files, config: MkDocsConfig) -> None:
+        """Reserve the page's notebook file (empty until :meth:`write`), if it wants one."""
+        if not wants_notebook(lesson):
+            return
+        if files.get_file_from_path(notebook_path(lesson)):
+            raise LessonError([clash(lesson)])
+        notebook = File.generated(config, notebook_path(lesson), content=b"")
+        self._files[lesson.path] = (lesson, notebook)
+        files.append(notebook)
+
+    def write(
+        self, files: Files, result: Callable[[Lesson], PageResult | None], root: Path
+    ) -> None:
+        """Write each notebook from its page's program and ``result`` (nothing runs again)."""
+        for src_uri, (lesson, notebook) in self._files.items():
+            file = files.get_file_from_path(src_uri)
+            if file is None or file.page is None:  # another plugin took the page out
+                files.remove(notebook)
+                continue
+            title, url = file.page.title or "", file.page.canonical_url or ""
+            notebook.content_bytes = page_notebook_bytes(
+                lesson, result(lesson), title=title, url=url, root=root
+            )

@@ -1,0 +1,71 @@
+"""A page's ``.ipynb`` download, for any host: whether it gets one, where, and its bytes.
+
+A page asks for a notebook with ``notebook: true`` in its front matter (checked by
+:mod:`.checks`); the notebook is written from the program and result of that same build.
+
+>>> from lessonkit.core.page import Page
+>>> page = Page.from_text("---\\ntitle: T\\nnotebook: true\\n---\\n# T\\n", "a/b.md", "docs/a/b.md")
+>>> wants_notebook(page), notebook_path(page)
+(True, 'a/b.ipynb')
+>>> print(clash(page).format())
+docs/a/b.md:3: error: the front matter asks for a notebook, but docs/a/b.ipynb already exists
+  hint: rename a/b.ipynb, or drop notebook: true
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from lessonkit.core.page import Page
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.source import key_line
+from lessonkit.execute.results import PageResult
+from lessonkit.notebooks.writer import notebook_bytes, page_notebook
+
+
+def wants_notebook(page: Page) -> bool:
+    """Whether the page's front matter says ``notebook: true`` (read only when it may)."""
+    if not page.front_matter or "notebook" not in page.front_matter:
+        return False  # most pages: no YAML read here (build speed)
+    try:
+        return page.meta.get("notebook") is True
+    except LessonError:
+        return False  # unreadable front matter fails the page's own check
+
+
+def notebook_path(page: Page) -> str:
+    """Where the notebook goes: beside the page, in the docs folder's terms."""
+    return page.path.removesuffix(".md") + ".ipynb"
+
+
+def clash(page: Page) -> Problem:
+    """The error for a docs file that already has the notebook's name."""
+    name = notebook_path(page)
+    message = f"the front matter asks for a notebook, but docs/{name} already exists"
+    return _problem(page, message, f"rename {name}, or drop notebook: true")
+
+
+def page_notebook_bytes(
+    page: Page, result: PageResult | None, *, title: str, url: str, root: Path
+) -> bytes:
+    """The notebook's bytes from the page's program and ``result`` (None: execution is off).
+
+    LessonError when the page's code read files (``root`` is where paths are shown from):
+    a notebook cannot carry them.
+    """
+    if result and not result.ok:
+        raise LessonError(result.problems)
+    if result and result.reads:
+        read = ", ".join(sorted(os.path.relpath(r, root) for r in result.reads))
+        message = f"the page's code reads files a notebook cannot carry: {read}"
+        raise LessonError(
+            [_problem(page, message, "drop notebook: true, or make the data in the page's code")]
+        )
+    name = PurePosixPath(notebook_path(page)).name
+    notebook = page_notebook(page.markdown, page.program, result, title=title, url=url, name=name)
+    return notebook_bytes(notebook)
+
+
+def _problem(page: Page, message: str, hint: str) -> Problem:
+    return page.problem(message, key_line(page.text, "notebook"), hint)
