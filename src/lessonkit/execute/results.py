@@ -29,12 +29,18 @@ class StepResult:
 
 @dataclass
 class PageResult:
-    """Every step's result, or the problems that stopped the page; and the files code read."""
+    """Every step's result, or the problems that stopped the page; and what else it depends on:
+    the files its code read, the modules it imported."""
 
     steps: list[StepResult] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     reads: dict[str, str] = field(default_factory=dict)
     """Files under the docs folder that the code read: path -> sha256 of the content read."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """Source files of the lessonkit (or local) modules the code imported, and of what those
+    import in turn: path -> sha256 (see :mod:`lessonkit.execute.imports`)."""
+    packages: dict[str, str] = field(default_factory=dict)
+    """Installed distributions the code imported, and those they require: name -> version."""
 
     @property
     def ok(self) -> bool:

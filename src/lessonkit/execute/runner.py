@@ -29,13 +29,14 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute.filewatch import FileWatch
+from lessonkit.execute.imports import ImportWatch
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
@@ -55,13 +56,15 @@ def run_program(
     source_text: str = "",
     page_dir: Path | None = None,
     watch: FileWatch | None = None,
+    imports: ImportWatch | None = None,
     on_step: Any = None,
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
     ``display_path`` names the page in errors and tracebacks; ``source_text`` (the whole file)
     lets tracebacks quote the block's lines. ``on_step(i)`` is called as step ``i`` starts (the
-    worker uses it to time each step).
+    worker uses it to time each step). With ``imports``, what the steps import becomes the
+    result's ``sources`` and ``packages`` (the worker asks, for the cache; a bare run need not).
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -69,17 +72,20 @@ def run_program(
     namespace: dict[str, Any] = {"__name__": "__lesson__", "here": page_dir or Path.cwd()}
     result = PageResult()
     watch = watch or FileWatch()
-    with watch.active(), _figure_style():
-        for index, step in enumerate(program.steps):
-            if on_step:
-                on_step(index)
-            try:
-                result.steps.append(_RUNNERS[step.kind](step, namespace, display_path, index))
-            except StepFailed as failed:
-                result.problems.append(failed.problem.at(display_path))
-                break
+    with watch.active(), imports.active() if imports else nullcontext(), _figure_style():
+        with imports.recording() if imports else nullcontext():
+            for index, step in enumerate(program.steps):
+                if on_step:
+                    on_step(index)
+                try:
+                    result.steps.append(_RUNNERS[step.kind](step, namespace, display_path, index))
+                except StepFailed as failed:
+                    result.problems.append(failed.problem.at(display_path))
+                    break
         _close_figures()
     result.reads = watch.reads()
+    if imports:
+        result.sources, result.packages = imports.dependencies()
     return result
 
 
@@ -88,7 +94,8 @@ def _figure_style() -> Iterator[None]:
     """Run a page with the lesson figure style as matplotlib's settings, restored afterwards.
 
     A figure drawn with plain pyplot then follows the site's light and dark palettes like the
-    lab's figures, and settings one page changes never reach the next page a worker runs.
+    lab's figures, and settings one page changes never reach the next page a worker runs. The
+    style's module is a dependency of the pages that use matplotlib (``imports.FIGURE_STYLE``).
     """
     import matplotlib as mpl
 

@@ -1,12 +1,14 @@
 """Worker processes that run page programs, with a timeout per block.
 
-A worker imports numpy, matplotlib and lessonkit once, then runs job after job; each job gets a
-fresh namespace and a fresh temporary working folder. The parent times every step: a worker
-that overruns a block's timeout is killed (C code included) and replaced on next use.
+A worker imports the runner once, then runs job after job; each job gets a fresh namespace and a
+fresh temporary working folder. The parent times every step: a worker that overruns a block's
+timeout is killed (C code included) and replaced on next use. A worker that holds a lessonkit
+module whose file has changed since it imported it (``mkdocs serve``) refuses its next job and is
+replaced too (see :mod:`lessonkit.execute.imports`).
 
 Where the platform has it (Linux, macOS), workers are forked from multiprocessing's fork
-server, which imports those libraries once for all workers (and for replacements after a
-timeout); elsewhere each worker is a fresh ``spawn`` process that imports them itself.
+server, which imports :data:`PRELOAD` once for all workers (and for replacements); elsewhere each
+worker is a fresh ``spawn`` process that imports what it needs itself.
 """
 
 from __future__ import annotations
@@ -29,8 +31,23 @@ from lessonkit.execute.results import PageResult
 STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import its libraries."""
 
-PRELOAD = ("matplotlib.pyplot", "numpy", "lessonkit.lab", "lessonkit.execute.runner")
-"""What the fork server imports once, before it forks workers (the libraries lessons use)."""
+STALE_RETRIES = 3
+"""Fresh workers a job may try when the one it got holds edited lessonkit files."""
+
+PRELOAD = ("numpy", "matplotlib.pyplot")
+"""What the fork server imports once, before it forks workers: a speed choice, never a result.
+
+The runner itself imports matplotlib for every page (it draws each page under the figure style
+and closes its figures), and matplotlib imports numpy, so every worker holds both whatever its
+pages use; importing them in the fork server pays for that once instead of once per worker. What
+a page imports, preloaded or not, is recorded as it runs, and its cache entry follows that.
+No lessonkit module is preloaded: the fork server lives as long as ``mkdocs serve`` does, and a
+worker must import lessonkit's files as they are when it starts.
+"""
+
+
+class WorkerStale(Exception):
+    """The worker holds a lessonkit file that has changed since it imported it: replace it."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +92,9 @@ class Worker:
                 return _crash_result(job, step)
             if kind == "done":
                 return payload
+            if kind == "stale":
+                self.stop()
+                raise WorkerStale(payload)
             step = job.program.steps[payload]
             timeout = float(step.option("timeout") or default_timeout)
 
@@ -159,17 +179,28 @@ class WorkerPool:
 
     def run(self, job: Job) -> PageResult:
         with self._slots:
-            try:
-                worker = self._idle.get_nowait()
-            except queue.Empty:
-                worker = Worker()
-                with self._lock:
-                    self._all.append(worker)
-            try:
-                return worker.run(job, self.default_timeout)
-            finally:
-                if worker.alive():
-                    self._idle.put(worker)
+            for _ in range(STALE_RETRIES):
+                worker = self._take()
+                try:
+                    return worker.run(job, self.default_timeout)
+                except WorkerStale:
+                    with self._lock:
+                        self._all.remove(worker)
+                finally:
+                    if worker.alive():
+                        self._idle.put(worker)
+            raise RuntimeError(
+                f"lessonkit's source files kept changing while {job.display_path} ran"
+            )
+
+    def _take(self) -> Worker:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            worker = Worker()
+            with self._lock:
+                self._all.append(worker)
+            return worker
 
     def close(self) -> None:
         with self._lock:
@@ -181,24 +212,30 @@ class WorkerPool:
 
 def _serve(conn: Connection) -> None:
     """The worker's main loop (runs in the child process)."""
+    from lessonkit.execute import imports
+
+    imports.install()  # before what pages use is imported: see imports._later
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot
-    import numpy  # noqa: F401
 
-    import lessonkit.lab  # noqa: F401
     from lessonkit.execute.filewatch import FileWatch
     from lessonkit.execute.runner import run_program
 
+    imports.remember_loaded()
     conn.send("ready")
     while True:
         try:
             job: Job = conn.recv()
         except EOFError:
             return
+        if stale := imports.stale_sources():
+            conn.send(("stale", stale))
+            return
         with tempfile.TemporaryDirectory(prefix="lessonkit-") as folder:
             os.chdir(folder)
+            here = Path(folder).resolve()
             try:
                 result = run_program(
                     job.program,
@@ -206,6 +243,7 @@ def _serve(conn: Connection) -> None:
                     source_text=job.source_text,
                     page_dir=job.page_dir,
                     watch=FileWatch(list(job.watched), list(job.protected)),
+                    imports=imports.ImportWatch(own_folder=here),
                     on_step=lambda index: conn.send(("start", index)),
                 )
             except Exception:  # a bug in lessonkit itself: report it, keep serving
@@ -217,4 +255,5 @@ def _serve(conn: Connection) -> None:
                 )
                 result = PageResult(problems=[problem.at(job.display_path)])
             os.chdir("/")
+            imports.forget_folder(here)
         conn.send(("done", result))

