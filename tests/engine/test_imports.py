@@ -18,8 +18,11 @@ LAB = Path(imports.__file__).resolve().parents[1] / "lab"
 REPORT = LAB.parent / "report"
 
 PAGES = {
-    # lessonkit.lab.figures imports lessonkit.lab.tokens (and lessonkit/lab/__init__.py the rest).
+    # lessonkit.lab.figures imports lessonkit.lab.tokens (lessonkit/lab/__init__.py imports none).
     "figures.md": "```python exec\nfrom lessonkit.lab.figures import cost_curve\n```\n",
+    "cost.md": "```python exec\nfrom lessonkit.lab.cost import comparisons\n```\n",
+    # The package's names load their module on first use: this page depends on trace.py only.
+    "trace.md": "```python exec\nfrom lessonkit import lab\n\nlab.softmax_trace([1, 0], [2, 3])\n```\n",
     # Outside the lab, and outside the execution machinery that every key holds.
     "report.md": "```python exec\nfrom lessonkit.report.links import page_report\n```\n",
     "numbers.md": "```python exec\nimport numpy as np\n\nprint(np.arange(4).sum())\n```\n",
@@ -76,6 +79,12 @@ def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(
     assert _ran(engine, PAGES) == set()
     _seen_as_edited(monkeypatch, LAB / "tokens.py")  # figures.md reaches it through figures.py
     assert _ran(engine, PAGES) == {"figures.md"}
+    monkeypatch.undo()  # entries hold the digests the worker saw: one edit at a time
+    _seen_as_edited(monkeypatch, LAB / "cost.py")  # figures.py imports cost.py too
+    assert _ran(engine, PAGES) == {"figures.md", "cost.md"}
+    monkeypatch.undo()
+    _seen_as_edited(monkeypatch, LAB / "trace.py")
+    assert _ran(engine, PAGES) == {"figures.md", "trace.md"}
 
 
 def test_editing_a_module_outside_the_lab_reruns_only_its_pages(

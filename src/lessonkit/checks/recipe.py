@@ -30,6 +30,7 @@ from lessonkit.checks.links import link_problems
 from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.checks import compile_problems
+from lessonkit.execute.program import Program
 from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.site import read_glossary
 from lessonkit.glossary.terms import Glossary
@@ -45,6 +46,9 @@ class Context:
     """Pages that exist without a file (e.g. the generated glossary), relative to ``docs_dir``."""
     known_pages: list[Path] | None = None
     """Every page of the site, when the host knows them (else found under ``docs_dir``)."""
+    ran: Callable[[Program], bool] = lambda program: False
+    """Whether ``program`` already ran without an error in this build (its result is cached):
+    then it compiled, and compiling it again would only cost a warm build time."""
     _links: dict[Path, list[str]] = field(default_factory=dict)
 
     def pages(self) -> list[Path]:
@@ -77,7 +81,8 @@ def check_page(page: Page, context: Context) -> list[Problem]:
         return error.problems
     problems = page.place_all(front_matter_problems(meta, page.text, page.body), body=False)
     try:
-        problems += page.place_all(compile_problems(page.program), body=False)
+        if not context.ran(page.program):
+            problems += page.place_all(compile_problems(page.program), body=False)
     except LessonError as error:
         problems += error.problems
     problems += page.place_all(quiz.check(page.body))

@@ -83,6 +83,12 @@ class Engine:
             self._futures[key] = future
             return future
 
+    def ran(self, program: Program) -> bool:
+        """Whether ``program`` already ran without an error in this build (or came from cache)."""
+        with self._lock:
+            future = self._futures.get(self.key(program))
+        return bool(future and future.done() and future.result().ok)
+
     def result(self, program: Program, display_path: str, source_text: str = "") -> PageResult:
         return self.submit(program, display_path, source_text).result()
 

@@ -160,8 +160,16 @@ def _note(names: list[str], frame) -> None:
 
 def _importer(frame) -> str | None:
     """Whose import this is: the innermost code on the stack outside the standard library; None
-    for the page's own code and lessonkit's execution machinery (followed otherwise)."""
+    for the page's own code and lessonkit's execution machinery (followed otherwise).
+
+    A package's lazy ``__getattr__`` (PEP 562) imports on behalf of whoever asked for the name,
+    so it is passed over: a page using ``lab.softmax_trace`` depends on ``lab/trace.py`` and the
+    next page, which may use another name, does not.
+    """
     while frame is not None:
+        if frame.f_code.co_name == "__getattr__" and "__path__" in frame.f_globals:
+            frame = frame.f_back
+            continue
         module = frame.f_globals.get("__name__") or ""
         top = module.partition(".")[0]
         if module == "__lesson__" or module.startswith(f"{OWN}.execute"):

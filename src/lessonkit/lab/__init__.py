@@ -9,37 +9,49 @@ Nothing here imports MkDocs or lessonkit's page machinery; a lesson block can us
 ['str', 'aw', 'berry']
 """
 
-from lessonkit.lab.attention import (
-    causal_mask,
-    multi_head_attention,
-    multi_head_attention_naive,
-    scaled_dot_product_attention,
-    softmax,
-)
-from lessonkit.lab.cost import causal_comparisons, comparisons, doubling_ratio, growth_ratio
-from lessonkit.lab.figures import (
-    INK,
-    PALETTE,
-    attention_heatmap,
-    cost_curve,
-    softmax_bars,
-    style,
-    token_pieces_figure,
-)
-from lessonkit.lab.tokens import (
-    ENCODING_NAME,
-    TokenizerUnavailable,
-    chars_per_token,
-    encoding,
-    token_ids,
-    token_pieces,
-)
-from lessonkit.lab.trace import (
-    SoftmaxTrace,
-    attention_trace,
-    scaled_softmax_trace,
-    softmax_trace,
-)
+import importlib
+
+_HOMES = {
+    "ENCODING_NAME": "tokens",
+    "INK": "figures",
+    "PALETTE": "figures",
+    "SoftmaxTrace": "trace",
+    "TokenizerUnavailable": "tokens",
+    "attention_heatmap": "figures",
+    "attention_trace": "trace",
+    "causal_comparisons": "cost",
+    "causal_mask": "attention",
+    "chars_per_token": "tokens",
+    "comparisons": "cost",
+    "cost_curve": "figures",
+    "doubling_ratio": "cost",
+    "encoding": "tokens",
+    "growth_ratio": "cost",
+    "multi_head_attention": "attention",
+    "multi_head_attention_naive": "attention",
+    "scaled_dot_product_attention": "attention",
+    "scaled_softmax_trace": "trace",
+    "softmax": "attention",
+    "softmax_bars": "figures",
+    "softmax_trace": "trace",
+    "style": "figures",
+    "token_ids": "tokens",
+    "token_pieces": "tokens",
+    "token_pieces_figure": "figures",
+}
+"""Where each name lives. Imported on first use (PEP 562), so a page that imports one lab module
+depends on that module only: the cache re-runs it when that module changes, not any other."""
+
+
+def __getattr__(name: str) -> object:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'lessonkit.lab' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"lessonkit.lab.{_HOMES[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "ENCODING_NAME",

@@ -97,7 +97,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             add_glossary_page(files, config, self.glossary)
         docs = Path(config.docs_dir)
         known = [docs / f.src_uri for f in files.documentation_pages()]
-        self.context = Context(docs, self.glossary and self.glossary.glossary, known_pages=known)
+        terms = self.glossary and self.glossary.glossary
+        self.context = Context(docs, terms, known_pages=known)
+        if self.engine:
+            self.context.ran = self.engine.ran
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
