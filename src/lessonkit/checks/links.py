@@ -5,19 +5,17 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 
 if TYPE_CHECKING:
     from lessonkit.checks.recipe import Context
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 _INLINE_LINK = re.compile(
     r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
 )
@@ -27,7 +25,7 @@ _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
 def link_problems(body: str, offset: int, file: Path, context: Context) -> list[Problem]:
     """An error for each relative link to a ``.md`` page that does not exist."""
     problems = []
-    for number, line in enumerate(_without_code(body.split("\n")), offset + 1):
+    for number, line in enumerate(mask_code(body).split("\n"), offset + 1):
         targets = [m["target"] for m in _INLINE_LINK.finditer(line)]
         targets += [m["target"] for m in _REFERENCE.finditer(line)]
         for target in targets:
@@ -62,23 +60,6 @@ def _missing_page(target: str, line: int, file: Path, context: Context) -> Probl
         else "link to the other page's .md file, relative to this page"
     )
     return Problem(f"link to a page that does not exist: {target}", line, hint)
-
-
-def _without_code(lines: list[str]) -> Iterable[str]:
-    """``lines`` with fenced code blanked and code spans replaced by spaces (same count)."""
-    fence = ""
-    for line in lines:
-        match = _FENCE.match(line)
-        if fence:
-            closes = match and match[1][0] == fence[0] and len(match[1]) >= len(fence)
-            if closes and not line.strip()[len(match[1]) :].strip():
-                fence = ""
-            yield ""
-        elif match:
-            fence = match[1]
-            yield ""
-        else:
-            yield _CODE_SPAN.sub(lambda m: " " * len(m[0]), line)
 
 
 def _relative(path: Path, root: Path) -> str:

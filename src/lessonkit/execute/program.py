@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from lessonkit.core.fences import fences, paragraph_spans
 from lessonkit.core.problems import LessonError, Problem
 
 StepKind = Literal["exec", "doctest", "value"]
@@ -40,9 +41,7 @@ EXEC_OPTIONS = {
     "title": "a caption shown above the code",
 }
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
 _VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 _FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
 
 
@@ -107,38 +106,31 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     program = Program(page=page)
     problems: list[Problem] = []
     lines = text.split("\n")
-    index = 0
-    while index < len(lines):
-        match = _FENCE_OPEN.match(lines[index])
-        if not match:
-            _parse_values(lines[index], index, line_offset, program, problems)
-            index += 1
-            continue
-        end = _closing_fence(lines, index, match["fence"])
-        words = match["info"].strip().split(None, 1)
+    values = "{{" in text  # most pages' prose holds no inline value: nothing to scan (build speed)
+    prose = 0
+    for fence in fences(lines):
+        if values:
+            _parse_values(lines, prose, fence.start, line_offset, program, problems)
+        prose = fence.end + 1
+        words = fence.info.split(None, 1)
         language = words[0].lower() if words else ""
         rest = words[1] if len(words) > 1 else ""
-        body = _dedent(lines[index + 1 : end], match["indent"])
+        index, end = fence.start, fence.end
         first_line = index + 2 + line_offset
         if language == "python" and (rest == "exec" or rest.startswith("exec ")):
             options = _parse_options(rest[4:], index + 1 + line_offset, problems)
-            program.steps.append(Step("exec", "\n".join(body), first_line, options))
-            program.spans.append(Span(index, end + 1, match["indent"]))
+            body = "\n".join(_dedent(lines[index + 1 : end], fence.indent))
+            program.steps.append(Step("exec", body, first_line, options))
+            program.spans.append(Span(index, end + 1, fence.indent))
         elif language == "pycon":
-            program.steps.append(Step("doctest", "\n".join(body), first_line))
-            program.spans.append(Span(index, end + 1, match["indent"]))
-        index = end + 1
+            body = "\n".join(_dedent(lines[index + 1 : end], fence.indent))
+            program.steps.append(Step("doctest", body, first_line))
+            program.spans.append(Span(index, end + 1, fence.indent))
+    if values:
+        _parse_values(lines, prose, len(lines), line_offset, program, problems)
     if problems:
         raise LessonError(problems)
     return program
-
-
-def _closing_fence(lines: list[str], start: int, fence: str) -> int:
-    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    for index in range(start + 1, len(lines)):
-        if closing.match(lines[index]):
-            return index
-    return len(lines)  # an unclosed fence runs to the end, as in CommonMark
 
 
 def _dedent(lines: list[str], indent: str) -> list[str]:
@@ -189,21 +181,33 @@ def _split_words(text: str) -> tuple[str, ...]:
 
 
 def _parse_values(
-    line_text: str, index: int, line_offset: int, program: Program, problems: list[Problem]
+    lines: list[str],
+    start: int,
+    stop: int,
+    line_offset: int,
+    program: Program,
+    problems: list[Problem],
 ) -> None:
-    if "{{" not in line_text:  # most lines: skip the code-span scan (build speed)
-        return
-    code_spans = [m.span() for m in _CODE_SPAN.finditer(line_text)]
-    for match in _VALUE.finditer(line_text):
-        if any(start <= match.start() < end for start, end in code_spans):
+    """The inline values of ``lines[start:stop]``, prose between fences, outside code spans."""
+    in_code: dict[int, list[tuple[int, int]]] = {}
+    for index in range(start, stop):
+        line_text = lines[index]
+        if "{{" not in line_text:  # most lines: skip the code-span scan (build speed)
             continue
-        line = index + 1 + line_offset
-        expression, fmt = split_format(match["body"].strip())
-        if not expression:
-            problems.append(Problem("empty inline value {{ }}", line, "write {{ name:.2f }}"))
-            continue
-        program.steps.append(Step("value", expression, line, fmt=fmt))
-        program.spans.append(Span(index, index + 1, column=match.start(), length=len(match[0])))
+        if index not in in_code:  # the paragraph's spans, found once for all its lines
+            in_code = paragraph_spans(lines, index, start, stop)
+        code_spans = in_code[index]
+        for match in _VALUE.finditer(line_text):
+            if any(begin <= match.start() < end for begin, end in code_spans):
+                continue
+            line = index + 1 + line_offset
+            expression, fmt = split_format(match["body"].strip())
+            if not expression:
+                problems.append(Problem("empty inline value {{ }}", line, "write {{ name:.2f }}"))
+                continue
+            program.steps.append(Step("value", expression, line, fmt=fmt))
+            span = Span(index, index + 1, column=match.start(), length=len(match[0]))
+            program.spans.append(span)
 
 
 def split_format(body: str) -> tuple[str, str]:

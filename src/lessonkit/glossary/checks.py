@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 from lessonkit.glossary.terms import Glossary
 
@@ -23,27 +24,9 @@ def unknown_term(written: str, target: str, glossary: Glossary, line: int | None
     return Problem(f"unknown glossary term '{target}' in {written}", line, hint)
 
 
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-
-
 def _mask_code(text: str) -> str:
     """``text`` with fenced blocks, code spans and backslash escapes blanked (newlines kept)."""
-    lines, fence = [], ""
-    for line in text.split("\n"):
-        m = _FENCE_RE.match(line)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = ""
-            lines.append("")
-        elif m:
-            fence = m.group(1)
-            lines.append("")
-        else:
-            lines.append(line)
-    masked = "\n".join(lines)
-    masked = _CODE_SPAN_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), masked)
-    return re.sub(r"\\.", "  ", masked)
+    return re.sub(r"\\.", "  ", mask_code(text))
 
 
 def check(markdown_text: str, glossary: Glossary) -> list[Problem]:

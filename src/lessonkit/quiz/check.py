@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
 from .rules import RE_MARK, contradiction, problem, quote
@@ -24,7 +25,6 @@ RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
 RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
-RE_FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 RE_OPTIONS_LINE = re.compile(r"^ {4,}\S")
 """pymdown reads lines indented 4+ spaces right after the opening line as YAML options."""
 RE_BULLET = re.compile(r"^ {0,3}[-*+] +(\S.*)$")
@@ -32,6 +32,20 @@ RE_NUMBERED = re.compile(r"^ {0,3}\d+[.)] +(?=\S)")
 TYPES = ("single", "multiple")
 NO_QUESTION = "(without a question)"
 CODE = "a code block"
+
+
+@dataclass(frozen=True)
+class _Code:
+    """Which lines of a page are fenced code (fence lines included), and which open a fence."""
+
+    lines: frozenset[int]
+    openings: frozenset[int]
+
+    @classmethod
+    def of(cls, lines: list[str]) -> _Code:
+        found = list(fences(lines))
+        code = {i for f in found for i in range(f.start, min(f.end + 1, len(lines)))}
+        return cls(frozenset(code), frozenset(f.start for f in found))
 
 
 @dataclass
@@ -54,12 +68,11 @@ def check(markdown_text: str) -> list[Problem]:
         return []  # most pages: no quiz, nothing to walk (build speed)
     lines = markdown_text.splitlines()
     problems: list[Problem] = []
-    fence: str | None = None
+    code = _Code.of(lines)
     i = 0
     while i < len(lines):
-        fence, in_code = _track_fence(fence, lines[i])
-        if not in_code and RE_QUIZ.match(lines[i]):
-            i, found = _check_quiz(lines, i)
+        if i not in code.lines and RE_QUIZ.match(lines[i]):
+            i, found = _check_quiz(lines, i, code)
             problems += found
         i += 1
     return sorted(problems, key=lambda p: p.line or 0)
@@ -92,7 +105,7 @@ def header_problems(header: str, option_lines: list[str], line: int | None) -> l
     return found
 
 
-def _check_quiz(lines: list[str], start: int) -> tuple[int, list[Problem]]:
+def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Problem]]:
     """Check the quiz opened at index ``start``; return the index of its last line and problems."""
     header, number = lines[start], start + 1
     m = RE_START.match(header)
@@ -103,10 +116,10 @@ def _check_quiz(lines: list[str], start: int) -> tuple[int, list[Problem]]:
         j += 1
     problems = header_problems(header, lines[start + 1 : j], number)
     options_read = _read_options(lines[start + 1 : j])
-    body, end, nested = _body(lines, j, len(m[1]))
+    body, end, nested = _body(lines, j, len(m[1]), code)
     if options_read is None:  # the "options" are likely the question: judge the body once fixed
         return (end if end is not None else len(lines) - 1), problems
-    question, options, found = _read_body(body)
+    question, options, found = _read_body(body, code)
     first = next((text for _, text in question if text.strip()), None)
     name = quote(first) if first else NO_QUESTION
     problems += found
@@ -127,14 +140,16 @@ def _check_quiz(lines: list[str], start: int) -> tuple[int, list[Problem]]:
     return (end if end is not None else len(lines) - 1), problems
 
 
-def _body(lines: list[str], j: int, length: int) -> tuple[list[tuple[int, str]], int | None, list]:
+def _body(
+    lines: list[str], j: int, length: int, code: _Code
+) -> tuple[list[tuple[int, str]], int | None, list]:
     """The quiz's content lines (number, text), the index of its closing line, nested quizzes."""
-    stack, fence = [length], None
+    stack = [length]
     body: list[tuple[int, str]] = []
     nested: list[int] = []
     for k in range(j, len(lines)):
         line = lines[k]
-        fence, in_code = _track_fence(fence, line)
+        in_code = k in code.lines
         if not in_code and (e := RE_END.match(line)) and len(e[1]) == stack[-1]:
             stack.pop()
             if not stack:
@@ -148,7 +163,7 @@ def _body(lines: list[str], j: int, length: int) -> tuple[list[tuple[int, str]],
 
 
 def _read_body(
-    body: list[tuple[int, str]],
+    body: list[tuple[int, str]], code: _Code
 ) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
     """Split the content into question lines and options, as Python-Markdown will parse them.
 
@@ -157,12 +172,10 @@ def _read_body(
     question: list[tuple[int, str]] = []
     options: list[_Option] = []
     problems: list[Problem] = []
-    prev, fence = "blank", None
+    prev = "blank"
     for number, text in body:
-        opener = fence is None and RE_FENCE.match(text) is not None
-        fence, in_code = _track_fence(fence, text)
-        if in_code and not opener:
-            continue
+        if number - 1 in code.lines and number - 1 not in code.openings:
+            continue  # inside a fenced block; its opening line is read (a question may start so)
         bullet = RE_BULLET.match(text)
         indented = text.startswith("    ")
         if not text.strip():
@@ -243,14 +256,3 @@ def _key_index(option_lines: list[str], key: object) -> int:
 
 def _at(line: int | None, offset: int) -> int | None:
     return None if line is None else line + offset
-
-
-def _track_fence(fence: str | None, line: str) -> tuple[str | None, bool]:
-    """The fence still open after ``line``, and whether ``line`` is code (a fence or inside one)."""
-    m = RE_FENCE.match(line)
-    if fence is None:
-        return (m[1], True) if m else (None, False)
-    bare = m is not None and not line.strip()[len(m[1]) :].strip()
-    if m and bare and m[1][0] == fence[0] and len(m[1]) >= len(fence):
-        return None, True
-    return fence, True
