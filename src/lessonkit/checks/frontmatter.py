@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import key_line
 from lessonkit.notebooks.checks import notebook_problems
@@ -28,10 +29,12 @@ def front_matter_problems(meta: dict[str, Any], text: str, body: str = "") -> li
     ['the page has no title in its front matter']
     >>> front_matter_problems({}, "# Title", "# Title")
     []
+    >>> len(front_matter_problems({}, "", "```python\\n# a comment\\n```\\n"))
+    1
     """
     problems = []
     title = meta.get("title")
-    if "title" not in meta and not _H1.search(body):
+    if "title" not in meta and not _H1.search(mask_code(body)):
         problems.append(
             Problem(
                 "the page has no title in its front matter",

@@ -23,6 +23,22 @@ from lessonkit.glossary.extension import GlossaryExtension
 from lessonkit.glossary.page import fill_used_on, page_markdown, pages_by_term
 from lessonkit.glossary.terms import Glossary, load, unused
 
+LINK = "lessonkit-glossary:"
+"""Where a term links while a page is converted: a host resolves it per page (a URL scheme, so
+MkDocs' link checks pass it over instead of warning about an absolute link)."""
+
+
+def resolve_links(html: str, glossary_url: str) -> str:
+    """Point a converted page's term links at the glossary page, at ``glossary_url`` from it.
+
+    The extension cannot know where the page is; the host does, for any ``site_url``, sub-path,
+    ``use_directory_urls`` and glossary page name.
+
+    >>> resolve_links('<a href="lessonkit-glossary:#token">tokens</a>', "../glossary/")
+    '<a href="../glossary/#token">tokens</a>'
+    """
+    return html.replace(f'href="{LINK}#', f'href="{glossary_url}#')
+
 
 def read_glossary(path: Path, where: str) -> Glossary:
     """Load the site's glossary file; LessonError naming ``where`` if it is missing or wrong."""
@@ -77,8 +93,8 @@ class SiteGlossary:
         return cls(glossary, source, settings.glossary_page, settings.glossary_unused)
 
     def extension(self) -> GlossaryExtension:
-        """The Markdown extension, linking to the glossary page (a host makes links relative)."""
-        return GlossaryExtension(glossary=self.glossary, href=f"/{self.page}#{{id}}")
+        """The Markdown extension; its links wait for :func:`resolve_links` (see there)."""
+        return GlossaryExtension(glossary=self.glossary, href=f"{LINK}#{{id}}")
 
     def page_markdown(self) -> str:
         return page_markdown(self.glossary)

@@ -16,6 +16,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 from mkdocs.utils.templates import TemplateContext
 
 from lessonkit import resources
@@ -29,8 +30,8 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
-from lessonkit.glossary.site import SiteGlossary
-from lessonkit.hosts.mkdocs.config import LessonkitConfig, settings
+from lessonkit.glossary.site import SiteGlossary, resolve_links
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
 from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
@@ -71,6 +72,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.settings, self.lessons, self.figures = settings(self.config), {}, {}
         self.notebooks, self.deferred = Notebooks(), Deferred()
         self.root = Path(config.config_file_path or ".").resolve().parent
+        add_missing_extensions(config.markdown_extensions)
         base = self.settings.assets_dir.strip("/")
         config.extra_css.append(f"{base}/lessonkit.css")
         config.extra_javascript.append(f"{base}/lessonkit.js")
@@ -129,7 +131,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.execute.prepare(final, program, future.result())
         return final
 
-    def on_page_content(self, html: str, /, *, page: Page, **_) -> str:
+    def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
+        if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
+            html = resolve_links(html, get_relative_url(glossary.url, page.url))
         html, self.figures[page.file.src_uri] = figure_slots.cut(html)
         return html
 
