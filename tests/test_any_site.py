@@ -1,4 +1,7 @@
-"""A site that only says ``plugins: [lessonkit]`` gets every feature, right for its URLs."""
+"""A site that only says ``plugins: [lessonkit]`` gets every feature, right for its URLs.
+
+No theme overrides, no extension list: the plugin brings its own.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +50,7 @@ def test_a_bare_site_gets_quizzes_and_working_glossary_links(
     (tmp_path / "docs" / "glossary.yml").write_text(GLOSSARY)
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: any\nsite_url: https://example.org/sub/path/\n"
+        "repo_url: https://github.com/someone/lessons\n"
         f"use_directory_urls: {str(directory_urls).lower()}\n"
         "plugins:\n  - lessonkit:\n      workers: 1\n"
     )
@@ -57,6 +61,8 @@ def test_a_bare_site_gets_quizzes_and_working_glossary_links(
     html = page.read_text()
     assert "/// quiz" not in html and 'class="lk-quiz' in html, "the quiz extension came along"
     assert "<code>42</code>" in html or "42\n" in html
+    report = "https://github.com/someone/lessons/issues/new?template=mistake.yml"
+    assert f'class="lk-report__link" data-lk-report-link href="{report}' in html, "report link"
     links = set(re.findall(r'href="([^"]*)#token"', html))
     assert links, "the term is linked"
     for link in links:  # every glossary link resolves to the generated glossary page

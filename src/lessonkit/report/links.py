@@ -15,9 +15,10 @@ must match ``.github/ISSUE_TEMPLATE/mistake.yml`` (a test keeps the two in step)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from html import unescape
+from html import escape, unescape
 from typing import Any
 from urllib.parse import urlencode
 
@@ -120,3 +121,32 @@ def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
         if item.level == 2:
             yield item.id, unescape(item.title)
         yield from section_headings(item.children)
+
+
+def aside_html(report: Report) -> str:
+    """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links.
+
+    >>> print(aside_html(Report("https://x/new?a=1&b=2", {"why": "https://x/new?s='w'"})))
+    <aside class="lk-report" aria-label="Report a mistake" data-lk-report
+           data-lk-sections='{"why": "https://x/new?s=\\u0027w\\u0027"}'>
+      <p>Spotted a mistake or something unclear?
+        <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">Report it on GitHub</a>.</p>
+    </aside>
+    """  # noqa: E501
+    sections = _html_safe_json(dict(report.sections))
+    link = escape(report.url, quote=True)
+    return (
+        '<aside class="lk-report" aria-label="Report a mistake" data-lk-report\n'
+        f"       data-lk-sections='{sections}'>\n"
+        "  <p>Spotted a mistake or something unclear?\n"
+        f'    <a class="lk-report__link" data-lk-report-link href="{link}">Report it on GitHub</a>'
+        ".</p>\n</aside>"
+    )
+
+
+def _html_safe_json(value: object) -> str:
+    """JSON that is safe inside a single-quoted HTML attribute (as Jinja's ``tojson``)."""
+    text = json.dumps(value, sort_keys=True)
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
+        text = text.replace(char, code)
+    return text

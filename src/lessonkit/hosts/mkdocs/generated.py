@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import get_relative_url
 
 from lessonkit.assets.bundle import bundle
@@ -82,3 +83,20 @@ class Notebooks:
             notebook.content_bytes = page_notebook_bytes(
                 lesson, result(lesson), title=title, url=url, root=root
             )
+
+
+def place_after_content(output: str, content: str, html: str, page: MkDocsPage) -> str:
+    """``output`` (a page's final HTML) with ``html`` right after the page's content.
+
+    Any theme that shows ``page.content`` as it is (Material and MkDocs' own do) gets it; with
+    one that rewrites the content, it cannot be placed, and the build says so.
+    """
+    at = output.find(content) if content else -1
+    if at < 0:
+        message = "the theme does not show the page's content as rendered: no place for " + (
+            "its 'Report a mistake' links"
+        )
+        hint = "use a theme that renders {{ page.content }}, or remove repo_url from mkdocs.yml"
+        raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
+    end = at + len(content)
+    return output[:end] + html + output[end:]

@@ -14,10 +14,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
-from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
-from mkdocs.utils.templates import TemplateContext
 
 from lessonkit import resources
 from lessonkit.checks.recipe import Context, check_page
@@ -38,8 +36,9 @@ from lessonkit.hosts.mkdocs.generated import (
     add_assets,
     add_glossary_page,
     finish_glossary_page,
+    place_after_content,
 )
-from lessonkit.report.links import page_report, section_headings
+from lessonkit.report.links import aside_html, page_report, section_headings
 
 log = logging.getLogger("mkdocs.plugins.lessonkit")
 
@@ -148,17 +147,13 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             _log(unused, log.warning if self.glossary.unused == "warn" else log.info)
         return env
 
-    def on_page_context(
-        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
-    ) -> TemplateContext:
-        if config.repo_url:  # "Report a mistake" links (overrides/main.html shows them)
-            url = page.canonical_url or page.abs_url or page.url
-            title, headings = unescape(page.title or ""), section_headings(page.toc)
-            context["lessonkit_report"] = page_report(config.repo_url, title, url, headings)
-        return context
-
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with _reported():
+            if config.repo_url:  # "Report a mistake" links, after the page's content
+                url = page.canonical_url or page.abs_url or page.url
+                title, headings = unescape(page.title or ""), section_headings(page.toc)
+                report = page_report(config.repo_url, title, url, headings)
+                output = place_after_content(output, page.content or "", aside_html(report), page)
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
