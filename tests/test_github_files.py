@@ -108,6 +108,28 @@ def test_there_are_the_two_workflows() -> None:
     assert {w.name for w in WORKFLOWS} == {"ci.yml", "pages.yml"}
 
 
+NODE24 = {
+    "actions/checkout": 5,
+    "actions/setup-python": 6,
+    "actions/cache": 5,
+    "actions/configure-pages": 6,
+    "actions/upload-pages-artifact": 5,
+    "actions/deploy-pages": 5,
+}
+"""The first major version of each action that runs on Node 24: GitHub's runners removed Node 20
+on 2026-09-16, so an older major no longer runs."""
+
+
+def test_workflows_use_actions_that_run_on_todays_runners() -> None:
+    for path in WORKFLOWS:
+        for job in _load(path)["jobs"].values():
+            for step in job["steps"]:
+                if "uses" in step:
+                    action, _, version = step["uses"].partition("@v")
+                    assert action in NODE24, f"{path.name}: {action}: add its Node 24 major"
+                    assert int(version) >= NODE24[action], f"{path.name}: {step['uses']}"
+
+
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_workflow_has_what_github_requires(path: Path) -> None:
     workflow = _load(path)
