@@ -1,4 +1,4 @@
-"""The ``lessonkit`` command: ``lessonkit new`` scaffolds a lesson, ``lessonkit check`` checks them.
+"""The ``lessonkit`` command: ``init`` makes a site, ``new`` a lesson, ``check`` checks lessons.
 
 Both find the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
 ``check`` prints each problem as ``file:line: error: message`` with a hint, then a summary, and
@@ -17,7 +17,7 @@ from pathlib import Path
 from lessonkit.checks.recipe import check_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
-from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, new_lesson
+from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
 def _display(path: Path) -> str:
@@ -87,12 +87,41 @@ def cmd_new(args: argparse.Namespace) -> int:
         print(f"lessonkit new: error: {error}", file=sys.stderr)
         return 1
     print(f"Created {_display(path)}" + (f", listed in nav in {CONFIG_NAME}" if in_nav else ""))
-    print("Preview it with: scripts/build --serve    Check it with: lessonkit check")
+    print(
+        f"Preview it with: {_preview(project.config_file.parent)}    Check it with: lessonkit check"
+    )
+    return 0
+
+
+def _preview(root: Path) -> str:
+    """The site's own live-preview command: its scripts/build if it has one, else MkDocs'."""
+    if (root / "scripts" / "build").is_file():
+        return "scripts/build --serve"
+    return (
+        "mkdocs serve"
+        if root.resolve() == Path.cwd().resolve()
+        else f"mkdocs serve -f {_display(root / CONFIG_NAME)}"
+    )
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    name = args.name or folder.resolve().name.replace("-", " ").capitalize()
+    try:
+        init_site(folder, name, repo_url=args.repo_url, site_url=args.site_url)
+    except ScaffoldError as error:
+        print(f"lessonkit init: error: {error}", file=sys.stderr)
+        return 1
+    shown = _display(folder)
+    print(f"Created a lesson site in {shown}. Next:")
+    print(f"  cd {shown}")
+    print("  scripts/build --serve   # set up .venv/, then preview on http://127.0.0.1:8000/")
+    print("  scripts/test            # check every lesson and build strictly")
     return 0
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line: ``lessonkit {new,check}``."""
+    """The command line: ``lessonkit {init,new,check}``."""
     main_parser = argparse.ArgumentParser(
         prog="lessonkit", description="Write and check lessons for a lessonkit site."
     )
@@ -108,6 +137,13 @@ def parser() -> argparse.ArgumentParser:
         "--section", default=DEFAULT_SECTION, help=f"nav section to add it to ({DEFAULT_SECTION})"
     )
     new.set_defaults(run=cmd_new)
+
+    init = commands.add_parser("init", help="create a working lesson site in a new folder")
+    init.add_argument("folder", help="where to create it (a new or empty folder)")
+    init.add_argument("--name", help="the site's name (default: from the folder's name)")
+    init.add_argument("--repo-url", help="its GitHub repository (pages get report links)")
+    init.add_argument("--site-url", help="where it will be published")
+    init.set_defaults(run=cmd_init)
 
     check = commands.add_parser("check", help="check lessons without building the site")
     check.add_argument("paths", nargs="*", help="files or folders (default: the docs folder)")

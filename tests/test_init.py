@@ -1,0 +1,74 @@
+"""``lessonkit init`` makes a site that builds strictly with every feature, and says how."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lessonkit.cli import main
+
+
+def features(html: str) -> dict[str, bool]:
+    """Which of lessonkit's features a built lesson page carries."""
+    return {
+        "executed block": 'class="lk-figure"' in html,
+        "inline value": bool(re.search(r"weights\s+0\.\d\d, 0\.\d\d and\s+0\.\d\d", html)),
+        "doctest": 'class="gp">&gt;&gt;&gt; </span><span class="nb">round' in html,
+        "glossary tooltip": 'role="tooltip"' in html and 'data-lk-term="token"' in html,
+        "words box": "Words on this page" in html,
+        "quiz": 'class="lk-quiz' in html and "/// quiz" not in html,
+        "resources": 'class="lk-resources"' in html,
+        "report link": 'class="lk-report__link"' in html,
+    }
+
+
+def test_init_makes_a_site_that_builds_strictly_with_every_feature(
+    tmp_path: Path, mkdocs_build, monkeypatch, capsys
+) -> None:
+    site = tmp_path / "my-lessons"
+    code = main(["init", str(site), "--repo-url", "https://github.com/me/my-lessons"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "scripts/build --serve" in out and "scripts/test" in out
+    assert os.access(site / "scripts" / "build", os.X_OK)
+    for workflow in (site / ".github" / "workflows").glob("*.yml"):
+        assert not re.search(r"\$\{\{[^}]*\bsecrets\.", workflow.read_text()), "no secrets"
+    assert yaml.safe_load((site / ".github" / "ISSUE_TEMPLATE" / "mistake.yml").read_text())
+    built = mkdocs_build(site)
+    assert built.returncode == 0, built.stderr
+    html = (site / "site" / "first-lesson" / "index.html").read_text()
+    assert features(html) == dict.fromkeys(features(html), True), features(html)
+    monkeypatch.chdir(site)
+    assert main(["check"]) == 0, capsys.readouterr()
+    assert main(["new", "second-lesson"]) == 0
+    assert "Preview it with: scripts/build --serve" in capsys.readouterr().out
+
+
+def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path, capsys) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["init", str(tmp_path)]) == 1
+    assert "is not empty" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_new_names_mkdocs_serve_where_the_site_has_no_scripts(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: s\nnav:\n  - Home: index.md\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "tokens"]) == 0
+    assert "Preview it with: mkdocs serve " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["Transformers: a path", "Attention"])
+def test_the_site_name_is_quoted_where_yaml_needs_it(tmp_path: Path, name: str) -> None:
+    from lessonkit.scaffold import init_site
+
+    init_site(tmp_path / "s", name)
+    front = (tmp_path / "s" / "docs" / "index.md").read_text().split("---")[1]
+    assert yaml.safe_load(front)["title"] == name
