@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import socketserver
 import subprocess
@@ -39,6 +40,26 @@ def mkdocs_build() -> Callable[[Path], subprocess.CompletedProcess[str]]:
         )
 
     return build
+
+
+def _lesson_features(html: str) -> dict[str, bool]:
+    """Which of lessonkit's features a built lesson page carries."""
+    return {
+        "executed block": 'class="lk-figure"' in html,
+        "inline value": bool(re.search(r"weights\s+0\.\d\d, 0\.\d\d and\s+0\.\d\d", html)),
+        "doctest": 'class="gp">&gt;&gt;&gt; </span><span class="nb">round' in html,
+        "glossary tooltip": 'role="tooltip"' in html and 'data-lk-term="token"' in html,
+        "words box": "Words on this page" in html,
+        "quiz": 'class="lk-quiz' in html and "/// quiz" not in html,
+        "resources": 'class="lk-resources"' in html,
+        "report link": 'class="lk-report__link"' in html,
+    }
+
+
+@pytest.fixture(scope="session")
+def lesson_features() -> Callable[[str], dict[str, bool]]:
+    """Which of lessonkit's features a built page of the ``lessonkit init`` first lesson has."""
+    return _lesson_features
 
 
 @pytest.fixture(scope="session")

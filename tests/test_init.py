@@ -12,22 +12,8 @@ import yaml
 from lessonkit.cli import main
 
 
-def features(html: str) -> dict[str, bool]:
-    """Which of lessonkit's features a built lesson page carries."""
-    return {
-        "executed block": 'class="lk-figure"' in html,
-        "inline value": bool(re.search(r"weights\s+0\.\d\d, 0\.\d\d and\s+0\.\d\d", html)),
-        "doctest": 'class="gp">&gt;&gt;&gt; </span><span class="nb">round' in html,
-        "glossary tooltip": 'role="tooltip"' in html and 'data-lk-term="token"' in html,
-        "words box": "Words on this page" in html,
-        "quiz": 'class="lk-quiz' in html and "/// quiz" not in html,
-        "resources": 'class="lk-resources"' in html,
-        "report link": 'class="lk-report__link"' in html,
-    }
-
-
 def test_init_makes_a_site_that_builds_strictly_with_every_feature(
-    tmp_path: Path, mkdocs_build, monkeypatch, capsys
+    tmp_path: Path, mkdocs_build, lesson_features, monkeypatch, capsys
 ) -> None:
     site = tmp_path / "my-lessons"
     code = main(["init", str(site), "--repo-url", "https://github.com/me/my-lessons"])
@@ -41,7 +27,8 @@ def test_init_makes_a_site_that_builds_strictly_with_every_feature(
     built = mkdocs_build(site)
     assert built.returncode == 0, built.stderr
     html = (site / "site" / "first-lesson" / "index.html").read_text()
-    assert features(html) == dict.fromkeys(features(html), True), features(html)
+    found = lesson_features(html)
+    assert found == dict.fromkeys(found, True), found
     monkeypatch.chdir(site)
     assert main(["check"]) == 0, capsys.readouterr()
     assert main(["new", "second-lesson"]) == 0

@@ -17,4 +17,4 @@ Hosts only wire: ``lessonkit.hosts.mkdocs`` (the MkDocs and ProperDocs plugin) a
 ``lessonkit.cli`` (the shell).
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
