@@ -87,6 +87,21 @@ class Page:
         except LessonError as error:
             raise LessonError(self.place_all(error.problems, body=False)) from None
 
+    def program_of(self, markdown: str) -> tuple[Program, str]:
+        """The program of ``markdown`` (what a host converts) and the text its errors quote.
+
+        That is the page's own program, unless another plugin changed the body: then the
+        changed Markdown is what runs (its lines no longer match the file's).
+        """
+        if markdown == self.body:
+            return self.program, self.text
+        from lessonkit.execute.program import parse_program
+
+        try:
+            return parse_program(normalized(markdown), 0, self.path), markdown
+        except LessonError as error:
+            raise LessonError(self.place_all(error.problems, body=False)) from None
+
     def problem(self, message: str, line: int | None = None, hint: str = "") -> Problem:
         """A problem at file line ``line`` of this page."""
         return Problem(message, line, hint, path=self.where)

@@ -8,6 +8,7 @@ MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -21,6 +22,7 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
+from lessonkit.report.links import aside_html, page_report, section_headings
 
 
 def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:
@@ -100,3 +102,11 @@ def place_after_content(output: str, content: str, html: str, page: MkDocsPage) 
         raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
     end = at + len(content)
     return output[:end] + html + output[end:]
+
+
+def add_report_links(output: str, page: MkDocsPage, repo_url: str) -> str:
+    """The page's "Report a mistake" box (and per-section links) after its content."""
+    url = page.canonical_url or page.abs_url or page.url
+    title, headings = unescape(page.title or ""), section_headings(page.toc)
+    box = aside_html(page_report(repo_url, title, url, headings))
+    return place_after_content(output, page.content or "", box, page)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
-from html import unescape
+from contextlib import suppress
 from pathlib import Path
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -20,12 +16,10 @@ from mkdocs.utils import get_relative_url
 from lessonkit import resources
 from lessonkit.checks.recipe import Context, check_page
 from lessonkit.core.page import Page as Lesson
-from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.source import normalized
+from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
-from lessonkit.execute.program import parse_program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import SiteGlossary, resolve_links
@@ -35,26 +29,10 @@ from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
     add_assets,
     add_glossary_page,
+    add_report_links,
     finish_glossary_page,
-    place_after_content,
 )
-from lessonkit.report.links import aside_html, page_report, section_headings
-
-log = logging.getLogger("mkdocs.plugins.lessonkit")
-
-
-@contextmanager
-def _reported() -> Iterator[None]:
-    """Turn lessonkit's problems into the error MkDocs reports (and a strict build fails on)."""
-    try:
-        yield
-    except LessonError as error:
-        raise PluginError(str(error)) from None
-
-
-def _log(problems: Iterable[Problem], report: Callable[[str], None] = log.warning) -> None:
-    for problem in problems:
-        report(problem.format())
+from lessonkit.hosts.mkdocs.problems import report, reported
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -82,7 +60,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.engine.warm_up_if_cold()
             self.execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self.execute)
-        with _reported():
+        with reported():
             self.glossary = SiteGlossary.of_site(self.settings, Path(config.docs_dir), self.root)
         if self.glossary:  # its links are absolute in the docs: MkDocs makes them relative
             config.markdown_extensions.append(self.glossary.extension())
@@ -92,7 +70,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         add_assets(files, config, self.settings.assets_dir.strip("/"))
         for file in files.documentation_pages():
             if file.abs_src_path and file.src_uri.endswith(".md"):
-                with _reported():
+                with reported():
                     self._read(file, files, config)
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
@@ -106,10 +84,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         if lesson := self.lessons.get(page.file.src_uri):
-            problems = check_page(lesson, self.context)
-            if errors := [p for p in problems if p.severity == "error"]:
-                raise PluginError(str(LessonError(errors)))
-            _log(problems)
+            report(check_page(lesson, self.context))
         return page
 
     @event_priority(-100)  # last: what the other plugins hand on is what runs and renders
@@ -119,10 +94,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         final = markdown + resources.section(lesson)
         if self.engine is None:
             return final
-        program, text = lesson.program, lesson.text
-        if markdown != lesson.body:  # another plugin changed the page: run what it now holds
-            with _reported():
-                program, text = parse_program(normalized(markdown), 0, lesson.path), markdown
+        with reported():
+            program, text = lesson.program_of(markdown)
         future = self.engine.submit(program, lesson.where, text)
         if not future.done() or not future.result().ok:  # converted in on_env, once it is done
             self.deferred.add(page, final, program, future)
@@ -138,32 +111,26 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
-        with _reported():
+        with reported():
             if self.engine:
                 self.deferred.convert(config, files, self.execute.prepare)
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
-            unused = finish_glossary_page(files, self.glossary)
-            _log(unused, log.warning if self.glossary.unused == "warn" else log.info)
+            report(finish_glossary_page(files, self.glossary), self.glossary.unused)
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        with _reported():
+        with reported():
             if config.repo_url:  # "Report a mistake" links, after the page's content
-                url = page.canonical_url or page.abs_url or page.url
-                title, headings = unescape(page.title or ""), section_headings(page.toc)
-                report = page_report(config.repo_url, title, url, headings)
-                output = place_after_content(output, page.content or "", aside_html(report), page)
+                output = add_report_links(output, page, config.repo_url)
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if not self.serving:
+    def _build_done(self, **_: object) -> None:
+        if not self.serving:  # under serve, workers stay warm for the next rebuild
             self._close_engine()
 
-    def on_build_error(self, *, error: Exception) -> None:
-        if not self.serving:
-            self._close_engine()
+    on_post_build = on_build_error = _build_done
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now, so pages run while others render."""
@@ -176,9 +143,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""
-        return (
-            self.engine.result(lesson.program, lesson.where, lesson.text) if self.engine else None
-        )
+        engine = self.engine
+        return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
 
     def _where(self, file: File | Path) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
