@@ -47,7 +47,7 @@ def test_failed_results_are_never_stored(tmp_path: Path) -> None:
 def test_no_temporary_files_are_left_behind(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     cache.put("k", PageResult(steps=[StepResult(stdout="x")]))
-    assert [p.name for p in tmp_path.iterdir()] == ["k.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.json", "secret"]
 
 
 def test_editing_a_module_the_page_imported_invalidates_the_entry(tmp_path: Path) -> None:

@@ -5,13 +5,20 @@ page before rendering any); ``Engine.result`` waits for it, or runs it on the sp
 never submitted (bare Python-Markdown, or text changed by another plugin).
 
 A page's key is its program, its path, Python's version and lessonkit's execution machinery
-(:func:`~lessonkit.execute.imports.machinery_digest`); what else it depends on (the files its code
-read, the lessonkit modules and libraries it imported) is in its cache entry, checked at lookup.
+(:func:`~lessonkit.execute.imports.machinery_digest`); what else it depends on (the files and
+folders its code read, the lessonkit modules and libraries it imported) is in its cache entry,
+checked at lookup.
+
+Lesson code may not change the docs, the ``sources`` beside them (``mkdocs.yml``), the
+``private`` paths (the site) or the cache, and may not read the last two (see
+:mod:`lessonkit.execute.filewatch`). After a full build, :meth:`Engine.close` with ``prune``
+removes the cache entries that build did not use.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +32,11 @@ if TYPE_CHECKING:
     from lessonkit.execute.worker import WorkerPool
 
 
+CLOCK_SLACK = 0.1
+"""Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
+the build started still counts as the build's."""
+
+
 class Engine:
     """Runs page programs through the cache and a pool of worker processes."""
 
@@ -35,13 +47,18 @@ class Engine:
         workers: int = 2,
         timeout: float = 10.0,
         docs_dir: Path | None = None,
-        protected: tuple[Path, ...] = (),
+        sources: tuple[Path, ...] = (),
+        private: tuple[Path, ...] = (),
     ) -> None:
         self.cache = Cache(cache_dir) if cache_dir else None
         self._pool_args = (workers, timeout)
         self._pool: WorkerPool | None = None
         self.docs_dir = docs_dir
-        self.protected = protected
+        self.sources = sources
+        """Files beside the docs that code may read but not change (``mkdocs.yml``)."""
+        self.private = private
+        """Paths code may neither change nor read (the site the build is writing)."""
+        self._started = time.time()
         self._threads = ThreadPoolExecutor(max_workers=max(1, workers))
         self._futures: dict[str, Future[PageResult]] = {}
         self._lock = threading.Lock()
@@ -93,22 +110,27 @@ class Engine:
         return self.submit(program, display_path, source_text).result()
 
     def forget(self) -> None:
-        """Drop in-memory results (between rebuilds under ``mkdocs serve``); keep the disk cache."""
+        """Drop in-memory results (a new build starts: under ``mkdocs serve``, between rebuilds);
+        keep the disk cache."""
         with self._lock:
             self._futures.clear()
+            self._started = time.time()
 
     def _run(self, key: str, program: Program, display_path: str, source_text: str) -> PageResult:
         from lessonkit.execute.worker import Job
 
         docs = self.docs_dir or Path.cwd()
         page_dir = (docs / program.page).parent if program.page else docs
+        private = (*self.private, *([self.cache.folder] if self.cache else []))
+        sources = (*([self.docs_dir] if self.docs_dir else []), *self.sources)
         job = Job(
             program,
             display_path,
             source_text,
             page_dir,
-            watched=(docs,),
-            protected=(docs, *self.protected),
+            watched=sources,
+            protected=(*sources, *private),
+            private=private,
         )
         result = self.pool.run(job)
         self.executed += 1
@@ -116,9 +138,16 @@ class Engine:
             self.cache.put(key, result)
         return result
 
-    def close(self) -> None:
-        self._threads.shutdown(wait=True, cancel_futures=True)
+    def close(self, *, prune: bool = False) -> None:
+        """Stop the workers. ``prune`` (after a full build, every page submitted): remove the
+        cache entries this build did not use, older than the build."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:  # first: a thread waiting for a runaway block (the build was
+            self._pool.close()  # interrupted) returns once the block's worker is stopped
+        self._threads.shutdown(wait=True)
         if self.cache is not None:  # even with nothing stored: the next build is not a first one
-            self.cache.folder.mkdir(parents=True, exist_ok=True)
-        if self._pool is not None:
-            self._pool.close()
+            self.cache.mark()
+            if prune:
+                with self._lock:
+                    used = set(self._futures)
+                self.cache.prune(used, self._started - CLOCK_SLACK)

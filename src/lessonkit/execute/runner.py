@@ -84,6 +84,7 @@ def run_program(
                     break
         _close_figures()
     result.reads = watch.reads()
+    result.problems += [p.at(display_path) for p in watch.problems(program)]
     if imports:
         result.sources, result.packages = imports.dependencies()
     return result

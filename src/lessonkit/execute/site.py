@@ -10,7 +10,8 @@ from lessonkit.execute.engine import Engine
 
 
 def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) -> Engine:
-    """An engine with the site's cache, workers and timeout; code may not write the output.
+    """An engine with the site's cache, workers and timeout; code may not change the docs, the
+    configuration, the output or the cache (nor read the last two).
 
     ``root`` is the folder of the site's configuration (the cache folder is relative to it).
     """
@@ -19,5 +20,10 @@ def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) 
         workers=settings.workers or os.cpu_count() or 1,
         timeout=float(settings.timeout),
         docs_dir=docs_dir.resolve(),
-        protected=(site_dir.resolve(),),
+        sources=tuple(root.resolve() / name for name in CONFIG_FILES),
+        private=(site_dir.resolve(),),
     )
+
+
+CONFIG_FILES = ("mkdocs.yml", "mkdocs.yaml")
+"""The names MkDocs (and Zensical) look for: lesson code may not change or make them."""

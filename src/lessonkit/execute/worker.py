@@ -60,6 +60,7 @@ class Job:
     page_dir: Path
     watched: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = ()
+    private: tuple[Path, ...] = ()
 
 
 class Worker:
@@ -242,7 +243,7 @@ def _serve(conn: Connection) -> None:
                     job.display_path,
                     source_text=job.source_text,
                     page_dir=job.page_dir,
-                    watch=FileWatch(list(job.watched), list(job.protected)),
+                    watch=FileWatch(list(job.watched), list(job.protected), list(job.private)),
                     imports=imports.ImportWatch(own_folder=here),
                     on_step=lambda index: conn.send(("start", index)),
                 )

@@ -51,13 +51,15 @@ def page_notebook_bytes(
 ) -> bytes:
     """The notebook's bytes from the page's program and ``result`` (None: execution is off).
 
-    LessonError when the page's code read files (``root`` is where paths are shown from):
-    a notebook cannot carry them.
+    LessonError when the page's code read files of the site (under ``root``, where paths are
+    shown from): a notebook cannot carry them. What it read elsewhere (a library's data) the
+    reader's installation has.
     """
     if result and not result.ok:
         raise LessonError(result.problems)
-    if result and result.reads:
-        read = ", ".join(sorted(os.path.relpath(r, root) for r in result.reads))
+    carried = [os.path.relpath(r, root) for r in result.reads] if result else []
+    if carried := [r for r in carried if not r.startswith("..")]:
+        read = ", ".join(sorted(carried))
         message = f"the page's code reads files a notebook cannot carry: {read}"
         raise LessonError(
             [_problem(page, message, "drop notebook: true, or make the data in the page's code")]
