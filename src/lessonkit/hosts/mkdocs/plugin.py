@@ -126,11 +126,13 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
-    def _build_done(self, **_: object) -> None:
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.serving:  # a whole build: the cache keeps what it used, and no more
+            self._close_engine(prune=True)
+
+    def on_build_error(self, *, error: Exception) -> None:
         if not self.serving:  # under serve, workers stay warm for the next rebuild
             self._close_engine()
-
-    on_post_build = on_build_error = _build_done
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now, so pages run while others render."""
@@ -151,7 +153,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         path = file if isinstance(file, Path) else Path(file.abs_src_path or file.src_uri)
         return os.path.relpath(path, self.root)
 
-    def _close_engine(self) -> None:
+    def _close_engine(self, *, prune: bool = False) -> None:
         if self.engine:
-            self.engine.close()
+            self.engine.close(prune=prune)
             self.engine = None
