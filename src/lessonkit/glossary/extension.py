@@ -90,27 +90,25 @@ class _TermTreeprocessor(Treeprocessor):
         unwrap: list[tuple[etree.Element, etree.Element]] = []
         self._collect(root, items, unwrap)
         forced = {el.get("data-lk-id") for kind, el, _ in items if kind == "force"}
-        used: list[Term] = []
-        tip_ids: set[str] = set()
+        used: dict[str, Term] = {}  # by id, in order of first use (a dict: linear in marks)
+        tips = _TipIds()
         for kind, el, parent in items:
             if kind == "force":
                 term = self.glossary[el.get("data-lk-id", "")]
-                self._make_term(el, term, el.text or term.name, tip_ids)
-                if term not in used:
-                    used.append(term)
+                self._make_term(el, term, el.text or term.name, tips)
+                used.setdefault(term.id, term)
                 continue
             text = el.text if kind == "text" else el.tail
             chosen = []
             for match in self.glossary.find(text or ""):
-                if match.term.id not in forced and match.term not in used:
-                    used.append(match.term)
+                if match.term.id not in forced and match.term.id not in used:
+                    used[match.term.id] = match.term
                     chosen.append(match)
             if chosen:
-                self._splice(el, kind, parent, text or "", chosen, tip_ids)
-        for el, parent in unwrap:
-            _unwrap(el, parent)
+                self._splice(el, kind, parent, text or "", chosen, tips)
+        _unwrap_all(unwrap)
         if used and self.words_box:
-            self._insert_box(root, used)
+            self._insert_box(root, list(used.values()))
 
     def _collect(self, parent: etree.Element, items: list, unwrap: list, link: bool = True) -> None:
         """Text nodes and marks in document order; ``link`` is False inside skipped elements."""
@@ -129,12 +127,12 @@ class _TermTreeprocessor(Treeprocessor):
             if link and child.tail:
                 items.append(("tail", child, parent))
 
-    def _splice(self, el, kind, parent, text, matches, tip_ids) -> None:
+    def _splice(self, el, kind, parent, text, matches, tips: _TipIds) -> None:
         """Replace each match in ``el``'s text (or tail) with a term element."""
         new = []
         for i, match in enumerate(matches):
             term_el = etree.Element("span")
-            self._make_term(term_el, match.term, match.text, tip_ids)
+            self._make_term(term_el, match.term, match.text, tips)
             end = matches[i + 1].start if i + 1 < len(matches) else len(text)
             term_el.tail = text[match.end : end]
             new.append(term_el)
@@ -148,13 +146,9 @@ class _TermTreeprocessor(Treeprocessor):
             for i, term_el in enumerate(new):
                 parent.insert(at + i, term_el)
 
-    def _make_term(self, el: etree.Element, term: Term, shown: str, tip_ids: set[str]) -> None:
+    def _make_term(self, el: etree.Element, term: Term, shown: str, tips: _TipIds) -> None:
         """Make ``el`` the tooltip trigger for ``term`` (keeping its tail)."""
-        tip_id, n = f"lk-tip-{term.id}", 1
-        while tip_id in tip_ids:
-            n += 1
-            tip_id = f"lk-tip-{term.id}-{n}"
-        tip_ids.add(tip_id)
+        tip_id = tips.new(term.id)
         el.tag, el.text = "span", None
         el.attrib.clear()
         el.set("class", "lk-term")
@@ -188,16 +182,48 @@ class _TermTreeprocessor(Treeprocessor):
         root.insert(at, box)
 
 
-def _unwrap(el: etree.Element, parent: etree.Element) -> None:
-    """Replace ``el`` (which has no children) by its text, joining the neighbouring text."""
-    text = (el.text or "") + (el.tail or "")
-    index = list(parent).index(el)
-    if index == 0:
-        parent.text = (parent.text or "") + text
-    else:
-        prev = parent[index - 1]
-        prev.tail = (prev.tail or "") + text
-    parent.remove(el)
+class _TipIds:
+    """Tooltip ids, unique on the page: ``lk-tip-ID``, then ``lk-tip-ID-2``, ``lk-tip-ID-3``...
+
+    Each term remembers how far its numbering got, so a page with thousands of marks of one term
+    takes linear time, not a scan of every number taken so far for each new mark.
+
+    >>> tips = _TipIds()
+    >>> [tips.new("a"), tips.new("a"), tips.new("a-2"), tips.new("a")]
+    ['lk-tip-a', 'lk-tip-a-2', 'lk-tip-a-2-2', 'lk-tip-a-3']
+    """
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.last: dict[str, int] = {}
+
+    def new(self, term_id: str) -> str:
+        n = self.last.get(term_id, 1)  # every number below it is taken already
+        while (tip_id := f"lk-tip-{term_id}" + (f"-{n}" if n > 1 else "")) in self.taken:
+            n += 1
+        self.last[term_id] = n
+        self.taken.add(tip_id)
+        return tip_id
+
+
+def _unwrap_all(marks: list[tuple[etree.Element, etree.Element]]) -> None:
+    """Replace each mark element (which has no children) by its text, joining the neighbouring
+    text; one pass over each parent's children, however many marks it holds."""
+    by_parent: dict[etree.Element, set[etree.Element]] = {}
+    for el, parent in marks:
+        by_parent.setdefault(parent, set()).add(el)
+    for parent, gone in by_parent.items():
+        kept: list[etree.Element] = []
+        for child in list(parent):
+            if child not in gone:
+                kept.append(child)
+                continue
+            text = (child.text or "") + (child.tail or "")
+            if kept:
+                kept[-1].tail = (kept[-1].tail or "") + text
+            else:
+                parent.text = (parent.text or "") + text
+        parent[:] = kept
 
 
 class GlossaryExtension(Extension):
