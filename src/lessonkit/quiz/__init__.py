@@ -35,6 +35,8 @@ Rules (``check()`` enforces them with line numbers; the block refuses them at re
   any other option, or a title after ``/// quiz |`` is an error. pymdown-extensions itself
   leaves a block with a bad option as literal text, silently; this extension raises
   ``LessonError`` instead whenever ``/// quiz`` text survives into the page.
+- Question, options and feedback are Markdown (emphasis, code, links, images; blocks in the
+  question and feedback); raw HTML anywhere in a quiz is shown as text (:mod:`.escape`).
 
 Behaviour (``assets/js/30-quiz.js``): choosing an option shows its feedback in the quiz's
 ``aria-live`` region; a multiple-answer quiz judges the whole choice when the reader presses
@@ -70,6 +72,7 @@ from pymdownx.blocks import BlocksExtension, BlocksProcessor
 
 from .block import QuizBlock
 from .check import check
+from .escape import register as register_html_escape
 from .page import QuizPageTreeprocessor, SealPostprocessor, seal, unseal
 
 __all__ = ["QuizExtension", "check", "makeExtension", "seal", "unseal"]
@@ -80,6 +83,7 @@ class QuizExtension(BlocksExtension):
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
         block_mgr.register(QuizBlock, self.getConfigs())
+        register_html_escape(md)  # raw HTML in a quiz is shown as text (see .escape)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
         md.treeprocessors.register(QuizPageTreeprocessor(md), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.

@@ -1,0 +1,160 @@
+"""Raw HTML in a quiz is shown as text: the quiz's question, options and feedback are Markdown.
+
+A quiz puts its text in places where markup does harm: an option's text becomes a ``<label>``
+and a line of the no-JavaScript answer list, its feedback is sealed into the page and copied into
+that list. Raw HTML there would stay raw in each copy (``<script>``, an ``<img onerror>``), and a
+stray ``</fieldset>`` or an unclosed ``<div>`` would break the quiz's own containers (or swallow
+the block's closing ``///``). So, as for glossary definitions, no raw HTML passes: before
+Python-Markdown reads raw HTML (its ``html_block`` preprocessor, priority 20), every ``<`` in a
+quiz that could open a tag or a comment becomes ``&lt;``, which Markdown shows as ``<``.
+
+What stays Markdown, everywhere in a quiz: emphasis, strong, code spans and fenced code, links
+and autolinks (``<https://...>``), images, lists. Code keeps its ``<`` (code spans, fenced
+blocks, indented code); so does a ``<`` that cannot start a tag (``a < b``).
+
+>>> print("\\n".join(escape_quizzes([
+...     "/// quiz",
+...     "Is <b>this</b> bold? See `<b>` and <https://example.org>.",
+...     "",
+...     "- [x] No: <script>alert(1)</script>",
+...     "- [ ] Yes </fieldset>",
+...     "",
+...     "    Not quite. 1 < 2, and <img src=x onerror=alert(1)>.",
+...     "",
+...     "        <b>indented code</b>",
+...     "///",
+...     "Outside: <b>kept</b>",
+... ])))
+/// quiz
+Is &lt;b>this&lt;/b> bold? See `<b>` and <https://example.org>.
+<BLANKLINE>
+- [x] No: &lt;script>alert(1)&lt;/script>
+- [ ] Yes &lt;/fieldset>
+<BLANKLINE>
+    Not quite. 1 < 2, and &lt;img src=x onerror=alert(1)>.
+<BLANKLINE>
+        <b>indented code</b>
+///
+Outside: <b>kept</b>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from markdown import Markdown
+from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
+from markdown.preprocessors import Preprocessor
+
+from lessonkit.core.fences import fences, paragraph_spans
+
+from .check import RE_END, RE_START
+
+RE_OPENER = re.compile(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
+"""A ``/// quiz`` line at any depth: behind the indent or ``>`` of the containers it sits in."""
+RE_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+"""A ``<`` that could open an HTML tag, a closing tag, a comment or a processing instruction."""
+RE_AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+"""Python-Markdown's own autolinks (``<https://...>``, ``<me@example.org>``): Markdown, kept."""
+RE_OPTION = re.compile(r" {0,3}[-*+] ")
+"""An option's line: from the first, lines indented 4 spaces are feedback, not code."""
+RE_PLACEHOLDER_LINE = re.compile("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
+"""A line a preprocessor already replaced by stashed HTML (a fenced block, an executed block)."""
+
+
+class QuizHtmlPreprocessor(Preprocessor):
+    """Escape raw HTML in every quiz, before Python-Markdown reads raw HTML blocks."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not any("///" in line for line in lines):
+            return lines  # most pages: no block at all (build speed)
+        return escape_quizzes(lines)
+
+
+def register(md: Markdown) -> None:
+    # After fenced code (25) and lessonkit's execution (29) stashed their HTML; before raw HTML
+    # blocks are read (20).
+    md.preprocessors.register(QuizHtmlPreprocessor(md), "lessonkit_quiz_html", 21)
+
+
+def escape_quizzes(lines: list[str]) -> list[str]:
+    """``lines`` with raw HTML escaped inside every ``/// quiz`` block (see the module)."""
+    out = list(lines)
+    index = 0
+    while index < len(lines):
+        m = RE_OPENER.match(lines[index])
+        if m is None:
+            index += 1
+            continue
+        prefix = m["prefix"]
+        body = list(_body(lines, index + 1, prefix))
+        for at, text in _escaped(lines, body, prefix):
+            out[at] = text
+        index = (body[-1] if body else index) + 1
+    return out
+
+
+def _body(lines: list[str], start: int, prefix: str) -> Iterator[int]:
+    """Indices of the quiz's lines after its opening line, up to its closing ``///``.
+
+    A line that does not carry the opening line's ``prefix`` (its container ended) ends it too.
+    """
+    header = RE_START.match(lines[start - 1][len(prefix) :])
+    stack = [len(header[1])] if header else [3]
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if line.strip(" >") and not line.startswith(prefix):
+            return
+        own = line[len(prefix) :]
+        if (end := RE_END.match(own)) and len(end[1]) == stack[-1]:
+            stack.pop()
+            if not stack:
+                return
+        elif start_ := RE_START.match(own):
+            stack.append(len(start_[1]))
+        yield index
+
+
+def _escaped(lines: list[str], body: list[int], prefix: str) -> Iterator[tuple[int, str]]:
+    """``(index, line)`` for each line of the quiz whose text changes."""
+    own = [lines[i][len(prefix) :] if lines[i].startswith(prefix) else "" for i in body]
+    code = {i for f in fences(own) for i in range(f.start, min(f.end + 1, len(own)))}
+    spans: dict[int, list[tuple[int, int]]] = {}
+    options = False
+    for n, text in enumerate(own):
+        options = options or (n not in code and bool(RE_OPTION.match(text)))
+        if n in code or "<" not in text or RE_PLACEHOLDER_LINE.match(text):
+            continue
+        if _indented_code(own, n, options):
+            continue
+        if n not in spans:
+            spans = paragraph_spans(own, n)
+        escaped = _escape(text, spans[n])
+        if escaped != text:
+            yield body[n], prefix + escaped
+
+
+def _indented_code(own: list[str], n: int, options: bool) -> bool:
+    """Whether line ``n`` of a quiz is an indented code block: 8 spaces in (below an option's
+    4-space feedback), or 4 spaces in after a blank line in the question."""
+    indent = len(own[n]) - len(own[n].lstrip(" "))
+    if indent >= 8:
+        return True
+    return not options and indent >= 4 and n > 0 and not own[n - 1].strip()
+
+
+def _escape(text: str, code: list[tuple[int, int]]) -> str:
+    """``text`` with each tag-opening ``<`` outside code spans and autolinks made ``&lt;``."""
+    parts, last = [], 0
+    for m in RE_TAG_START.finditer(text):
+        at = m.start()
+        if at < last or any(begin <= at < end for begin, end in code):
+            continue
+        if link := RE_AUTOLINK.match(text, at):
+            parts.append(text[last : link.end()])
+            last = link.end()
+            continue
+        parts += [text[last:at], "&lt;"]
+        last = at + 1
+    return "".join(parts) + text[last:]
