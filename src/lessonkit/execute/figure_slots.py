@@ -18,8 +18,14 @@ from lessonkit.core.problems import LessonError, Problem
 _FIGURE_SVG = '<figure class="lk-figure"><svg'
 
 
-def cut(html: str) -> tuple[str, list[str]]:
-    """Take each figure's SVG out of ``html``, leaving a numbered slot (str.find: build speed)."""
+def cut(html: str, first: int = 0) -> tuple[str, list[str]]:
+    """Take each figure's SVG out of ``html``, leaving a numbered slot (str.find: build speed).
+
+    ``first``: the number of the first slot, when ``html`` is one of a page's parts.
+
+    >>> cut('<figure class="lk-figure"><svg><g/></svg></figure>', first=2)[0]
+    '<figure class="lk-figure"><svg data-lk-figure="2"></svg></figure>'
+    """
     parts: list[str] = []
     figures: list[str] = []
     done = 0
@@ -29,7 +35,7 @@ def cut(html: str) -> tuple[str, list[str]]:
         if end < 0:
             break
         end += len("</svg>")
-        parts += [html[done:start], _slot(len(figures))]
+        parts += [html[done:start], _slot(first + len(figures))]
         figures.append(html[start:end])
         done = end
     return "".join(parts) + html[done:], figures

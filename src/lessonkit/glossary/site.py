@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,9 +93,20 @@ class SiteGlossary:
         source = path.relative_to(docs_dir).as_posix()
         return cls(glossary, source, settings.glossary_page, settings.glossary_unused)
 
-    def extension(self) -> GlossaryExtension:
-        """The Markdown extension; its links wait for :func:`resolve_links` (see there)."""
-        return GlossaryExtension(glossary=self.glossary, href=f"{LINK}#{{id}}")
+    def extension(self, href: str = f"{LINK}#{{id}}") -> GlossaryExtension:
+        """The Markdown extension; by default its links wait for :func:`resolve_links` (see
+        there); a host that rewrites relative ``.md`` links passes :meth:`link_from`'s."""
+        return GlossaryExtension(glossary=self.glossary, href=href)
+
+    def link_from(self, page: str) -> str:
+        """The glossary page as a relative Markdown link from ``page`` (both in the docs folder).
+
+        >>> from lessonkit.glossary.terms import Glossary
+        >>> site = SiteGlossary(Glossary([]), "glossary.yml", "glossary.md")
+        >>> site.link_from("index.md"), site.link_from("a/b/c.md")
+        ('glossary.md', '../../glossary.md')
+        """
+        return posixpath.relpath(self.page, posixpath.dirname(page) or ".")
 
     def page_markdown(self) -> str:
         return page_markdown(self.glossary)

@@ -1,0 +1,44 @@
+"""Host adapters: each one wires a site generator to lessonkit's features, and only wires.
+
+- :mod:`.mkdocs`: the MkDocs (and ProperDocs) plugin;
+- :mod:`.zensical`: the Markdown extension a Zensical site lists in ``markdown_extensions``;
+- :mod:`.standalone`: what any host without plugins uses: one site's state, every feature of
+  one page as a Markdown extension, and ``lessonkit prepare`` (the site-level outputs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from markdown import Extension
+
+
+def extension_name(extension: str | Extension) -> str:
+    """How a site names an extension it lists: its dotted name, or its instance's module.
+
+    >>> from lessonkit.quiz import QuizExtension
+    >>> extension_name("pymdownx.superfences"), extension_name(QuizExtension())
+    ('pymdownx.superfences', 'lessonkit.quiz')
+    """
+    return extension if isinstance(extension, str) else type(extension).__module__
+
+
+def missing_extensions(listed: Iterable[str | Extension]) -> list[str | Extension]:
+    """What lessonkit's features render with that the site does not list: its quiz block,
+    fenced code (for the code an executed block shows) and attribute lists (the glossary page's
+    anchors). A site that lists them keeps its own settings for them.
+
+    >>> [extension_name(e) for e in missing_extensions(["attr_list", "fenced_code"])]
+    ['lessonkit.quiz']
+    """
+    from lessonkit.quiz import QuizExtension
+
+    names = {extension_name(e) for e in listed}
+    missing: list[str | Extension] = []
+    if "lessonkit.quiz" not in names:
+        missing.append(QuizExtension())
+    if not names & {"pymdownx.superfences", "fenced_code", "markdown.extensions.fenced_code"}:
+        missing.append("pymdownx.superfences")
+    if not names & {"attr_list", "markdown.extensions.attr_list"}:
+        missing.append("attr_list")
+    return missing

@@ -123,6 +123,21 @@ def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
         yield from section_headings(item.children)
 
 
+def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str]]:
+    """:func:`section_headings` of Python-Markdown's own table of contents (``md.toc_tokens``),
+    for a host that gives no other (its names are HTML-escaped too).
+
+    >>> toc = [{"level": 1, "id": "t", "name": "T", "children": [
+    ...     {"level": 2, "id": "qa", "name": "Q&amp;A", "children": []}]}]
+    >>> list(token_headings(toc))
+    [('qa', 'Q&A')]
+    """
+    for token in tokens:
+        if token["level"] == 2:
+            yield token["id"], unescape(token["name"])
+        yield from token_headings(token["children"])
+
+
 def aside_html(report: Report) -> str:
     """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links.
 

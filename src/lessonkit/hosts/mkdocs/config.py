@@ -16,7 +16,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from lessonkit.core.settings import OPTIONS, Option, Settings
-from lessonkit.quiz import QuizExtension
+from lessonkit.hosts import missing_extensions
 
 
 def _config_option(option: Option) -> c.BaseConfigOption[Any]:
@@ -42,13 +42,6 @@ def settings(config: base.Config) -> Settings:
 
 
 def add_missing_extensions(extensions: list[Any]) -> None:
-    """What lessonkit's features render with: its quiz block, fenced code (for the code an
-    executed block shows) and attribute lists (the glossary page's anchors); a site that lists
-    them keeps its own settings for them."""
-    names = {e if isinstance(e, str) else type(e).__module__ for e in extensions}
-    if "lessonkit.quiz" not in names:
-        extensions.append(QuizExtension())
-    if not names & {"pymdownx.superfences", "fenced_code", "markdown.extensions.fenced_code"}:
-        extensions.append("pymdownx.superfences")
-    if not names & {"attr_list", "markdown.extensions.attr_list"}:
-        extensions.append("attr_list")
+    """Add what lessonkit's features render with and the site does not list (see
+    :func:`lessonkit.hosts.missing_extensions`)."""
+    extensions.extend(missing_extensions(extensions))
