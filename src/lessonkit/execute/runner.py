@@ -17,14 +17,24 @@ defined in one block that prints when called from a later block prints into the 
 ... ''')
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
+
+A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints (to stdout or stderr),
+its doctests' output, its values and its figures together. A write past the limit stops the
+block at once, and the page fails with the block's line. A figure belongs to the step that drew
+it: an ``exec`` block shows it; a doctest or an inline value that leaves a figure open fails.
+Before a page runs, its random number generators are seeded from its path (:func:`page_seed`):
+the same page gives the same numbers in every build, whatever ran before it.
 """
 
 from __future__ import annotations
 
 import ast
 import doctest
+import hashlib
 import io
+import itertools
 import linecache
+import random
 import re
 import sys
 import traceback
@@ -37,8 +47,20 @@ from typing import Any
 from lessonkit.core.problems import Problem
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.imports import ImportWatch
+from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import Figure, PageResult, StepResult
+
+OUTPUT_LIMIT = 4 * 2**20
+"""Characters of output a page may produce (printed text, doctest output, values, figures'
+SVG): the largest page of the site produces about 75 000."""
+
+STDERR_LIMIT = 64 * 2**10
+"""Characters of a page's ``sys.stderr`` (warnings, debugging prints) passed on to the build's
+log; what comes after is dropped, with a note."""
+
+TRACEBACK_LINES = 12
+"""Traceback lines shown under an error at most (repeats are collapsed first)."""
 
 
 class StepFailed(Exception):
@@ -47,6 +69,39 @@ class StepFailed(Exception):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem.message)
         self.problem = problem
+
+
+class OutputLimitExceeded(BaseException):
+    """Raised into lesson code by a write past the page's output limit. Not an ``Exception``,
+    so that an ``except Exception`` in the lesson does not swallow it (and the page fails
+    anyway: :class:`_Budget` remembers)."""
+
+
+class _Budget:
+    """What is left of a page's output limit."""
+
+    def __init__(self, limit: int, memory: int | None = None) -> None:
+        self.limit = limit
+        self.memory = memory
+        """The page's memory limit (for messages), when it has one."""
+        self.used = 0
+        self.passed = False
+
+    def spend(self, size: int) -> None:
+        self.used += size
+        if self.used > self.limit:
+            self.passed = True
+            raise OutputLimitExceeded(f"the page's output passed {format_size(self.limit)}")
+
+    def problem(self, line: int, what: str = "this block", details: str = "") -> Problem:
+        limit = format_size(self.limit)
+        return Problem(
+            f"output too large: the page's output passed its limit of {limit} in {what}",
+            line,
+            f"print a summary instead (the first rows: print(rows[:10]), or len(rows)); a page's "
+            f"printed output, values and figures may take {limit} at most",
+            details=details,
+        )
 
 
 def run_program(
@@ -58,6 +113,8 @@ def run_program(
     watch: FileWatch | None = None,
     imports: ImportWatch | None = None,
     on_step: Any = None,
+    output_limit: int = OUTPUT_LIMIT,
+    memory_limit: int | None = None,
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
@@ -65,6 +122,9 @@ def run_program(
     lets tracebacks quote the block's lines. ``on_step(i)`` is called as step ``i`` starts (the
     worker uses it to time each step). With ``imports``, what the steps import becomes the
     result's ``sources`` and ``packages`` (the worker asks, for the cache; a bare run need not).
+    ``output_limit``: characters of output the page may produce (see the module's docstring);
+    ``memory_limit``: the bytes the caller let the page's process use, for the message of a
+    ``MemoryError``.
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -72,22 +132,65 @@ def run_program(
     namespace: dict[str, Any] = {"__name__": "__lesson__", "here": page_dir or Path.cwd()}
     result = PageResult()
     watch = watch or FileWatch()
-    with watch.active(), imports.active() if imports else nullcontext(), _figure_style():
-        with imports.recording() if imports else nullcontext():
-            for index, step in enumerate(program.steps):
-                if on_step:
-                    on_step(index)
-                try:
-                    result.steps.append(_RUNNERS[step.kind](step, namespace, display_path, index))
-                except StepFailed as failed:
-                    result.problems.append(failed.problem.at(display_path))
-                    break
-        _close_figures()
+    budget = _Budget(output_limit, memory_limit)
+    with (
+        watch.active(),
+        imports.active() if imports else nullcontext(),
+        _figure_style(),
+        _seeded(program.page or display_path),
+        imports.recording() if imports else nullcontext(),
+        _bounded_stderr(display_path),
+    ):
+        for index, step in enumerate(program.steps):
+            if on_step:
+                on_step(index)
+            try:
+                out = _RUNNERS[step.kind](step, namespace, display_path, index, budget)
+            except StepFailed as failed:
+                result.problems.append(failed.problem.at(display_path))
+                break
+            finally:
+                _close_figures()
+            result.steps.append(out)
     result.reads = watch.reads()
     result.problems += [p.at(display_path) for p in watch.problems(program)]
     if imports:
         result.sources, result.packages = imports.dependencies()
     return result
+
+
+def page_seed(page: str) -> int:
+    """The seed of a page's random number generators: from its path, so stable across builds.
+
+    >>> page_seed("building-blocks/attention-in-numbers.md")
+    3913441082
+    """
+    return int.from_bytes(hashlib.sha256(page.encode()).digest()[:4], "big")
+
+
+@contextmanager
+def _seeded(page: str) -> Iterator[None]:
+    """Seed ``random`` and numpy's global generator for the page; restore them afterwards (a
+    run in the caller's process leaves the caller's generators as they were).
+
+    ``np.random.default_rng()`` without a seed draws from the operating system and cannot be
+    seeded from outside: lessons pass a seed (CONTRIBUTING.md, "Random numbers").
+    """
+    seed = page_seed(page)
+    saved = random.getstate()
+    numpy = sys.modules.get("numpy")
+    if numpy:
+        import numpy.random  # numpy loads it lazily; outside the page's record of its imports
+    saved_numpy = numpy.random.get_state() if numpy else None
+    random.seed(seed)
+    if numpy:
+        numpy.random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(saved)
+        if numpy:
+            numpy.random.set_state(saved_numpy)
 
 
 @contextmanager
@@ -106,28 +209,37 @@ def _figure_style() -> Iterator[None]:
         yield
 
 
-def _run_exec(step: Step, namespace: dict[str, Any], path: str, index: int) -> StepResult:
+def _run_exec(
+    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+) -> StepResult:
     body, last = _compile_block(step, path)
     out = StepResult()
-    with _capture_stdout() as buffer:
+    with _capture_stdout(budget) as buffer:
         try:
             exec(body, namespace)
             value = eval(last, namespace) if last else None
-        except Exception as error:
-            raise StepFailed(_exception_problem(error, step, path)) from None
+            if value is not None and not _is_figure(value):
+                shown = value if _shown_as_text(value, step) else repr(value) + "\n"
+                buffer.write(shown)
+        except BaseException as error:
+            problem = _exception_problem(error, step, path, budget.memory)
+            if budget.passed:
+                problem = budget.problem(step.header_line, details=problem.details)
+            raise StepFailed(problem) from None
     out.stdout = buffer.getvalue()
     figures = _open_figures()
-    if value is not None:
-        if _is_figure(value):
-            if value not in figures:
-                figures.append(value)
-        elif isinstance(value, str) and step.option("output") in ("markdown", "html"):
-            out.stdout += value
-        else:
-            out.stdout += repr(value) + "\n"
+    if _is_figure(value) and value not in figures:
+        figures.append(value)
     out.figures = [_render_figure(fig, step, path, index, n) for n, fig in enumerate(figures)]
-    _close_figures()
+    try:
+        budget.spend(sum(len(figure.svg) for figure in out.figures))
+    except OutputLimitExceeded:
+        raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
     return out
+
+
+def _shown_as_text(value: object, step: Step) -> bool:
+    return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
 def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
@@ -149,11 +261,48 @@ def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
     return compile(tree, path, "exec"), last
 
 
-def _exception_problem(error: BaseException, step: Step, path: str) -> Problem:
+def _exception_problem(
+    error: BaseException, step: Step, path: str, memory: int | None = None
+) -> Problem:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
     line = frames[-1].lineno if frames else step.line
-    details = "\n".join(f"line {f.lineno}: {(f.line or '').strip()}" for f in frames)
-    return Problem(f"{type(error).__name__}: {error}", line, _hint_for(error), details=details)
+    details = "\n".join(_collapsed([f"line {f.lineno}: {(f.line or '').strip()}" for f in frames]))
+    return Problem(_describe(error, memory), line, _hint_for(error), details=details)
+
+
+def _describe(error: BaseException, memory: int | None = None) -> str:
+    """What happened, in one line: the exception, or what an exit or an interrupt means."""
+    name = type(error).__name__
+    if isinstance(error, SystemExit):
+        code = "" if error.code in (None, "") else repr(error.code)
+        return f"SystemExit: the code asked to exit (sys.exit({code}))"
+    if isinstance(error, KeyboardInterrupt):
+        return "KeyboardInterrupt: the code raised KeyboardInterrupt (or was interrupted)"
+    if isinstance(error, MemoryError) and memory:
+        detail = f": {error}" if str(error) else ""
+        return f"MemoryError: the page needed more than its {format_size(memory)} of memory{detail}"
+    return f"{name}: {error}"
+
+
+def _collapsed(lines: list[str], limit: int = TRACEBACK_LINES) -> list[str]:
+    """Traceback lines with repeats collapsed as Python does, then cut to ``limit`` lines.
+
+    >>> _collapsed(["a", "b", "b", "b", "b", "b", "c"])
+    ['a', 'b', 'b', 'b', '[Previous line repeated 2 more times]', 'c']
+    >>> len(_collapsed([str(n) for n in range(100)], limit=6))
+    6
+    """
+    out: list[str] = []
+    for text, group in itertools.groupby(lines):
+        count = len(list(group))
+        out += [text] * min(count, 3)
+        if count > 3:
+            out.append(f"[Previous line repeated {count - 3} more times]")
+    if len(out) > limit:
+        head = limit // 2
+        tail = limit - head - 1
+        out = [*out[:head], f"[... {len(out) - head - tail} more lines ...]", *out[-tail:]]
+    return out
 
 
 def _hint_for(error: BaseException) -> str:
@@ -166,18 +315,34 @@ def _hint_for(error: BaseException) -> str:
         return "install the package and add it to pyproject.toml, or import it by its right name"
     if isinstance(error, PermissionError):
         return "lesson code runs in a temporary folder; write files there, not into docs/ or site/"
+    if isinstance(error, SystemExit):
+        return "a lesson's code may not end its process: raise an exception to fail, or remove it"
+    if isinstance(error, KeyboardInterrupt):
+        return "remove the raise; a block that runs too long is stopped by its timeout="
+    if isinstance(error, RecursionError):
+        return "a function calls itself without end: check its base case (or write a loop)"
+    if isinstance(error, MemoryError):
+        return "use less memory: smaller arrays, fewer copies (del what you no longer need)"
     return "fix the code in this block (run it in a Python shell to explore)"
 
 
-def _run_value(step: Step, namespace: dict[str, Any], path: str, index: int) -> StepResult:
+def _run_value(
+    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+) -> StepResult:
     spelled = "{{ " + step.source + (f":{step.fmt}" if step.fmt else "") + " }}"
-    try:
-        value = eval(compile(step.source, path, "eval"), namespace)
-    except Exception as error:
-        hint = "inline values read names defined by python exec blocks above them on the page"
-        raise StepFailed(
-            Problem(f"{type(error).__name__} in inline value {spelled}: {error}", step.line, hint)
-        ) from None
+    with _capture_stdout(budget):
+        try:
+            value = eval(compile(step.source, path, "eval"), namespace)
+        except BaseException as error:
+            if budget.passed:
+                raise StepFailed(budget.problem(step.line, "this inline value")) from None
+            name, _, what = _describe(error, budget.memory).partition(": ")
+            hint = "inline values read names defined by python exec blocks above them on the page"
+            if not isinstance(error, Exception):
+                hint = _hint_for(error)
+            raise StepFailed(
+                Problem(f"{name} in inline value {spelled}: {what}", step.line, hint)
+            ) from None
     try:
         text = format(value, step.fmt)
     except (ValueError, TypeError) as error:
@@ -185,52 +350,113 @@ def _run_value(step: Step, namespace: dict[str, Any], path: str, index: int) -> 
         raise StepFailed(
             Problem(f"cannot format inline value {spelled}: {error}", step.line, hint)
         ) from None
+    if _open_figures():
+        raise StepFailed(
+            Problem(
+                f"the inline value {spelled} drew a figure",
+                step.line,
+                'an inline value shows text: draw figures in a python exec block with alt="..."',
+            )
+        )
+    try:
+        budget.spend(len(text))
+    except OutputLimitExceeded:
+        raise StepFailed(budget.problem(step.line, "this inline value")) from None
     return StepResult(text=text)
 
 
 class _RecordingRunner(doctest.DocTestRunner):
-    """A DocTestRunner that records each example's real output and the first failure."""
+    """A DocTestRunner that records each example's real output and the first failure, and
+    which example opened each figure still open."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: _Budget) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS, verbose=False)
+        self._fakeout = _BoundedSpoofOut(budget)  # what doctest swaps in for sys.stdout
         self.outputs: list[str] = []
         self.failure: tuple[doctest.Example, str] | None = None
+        self.current: doctest.Example | None = None
+        self.figures: dict[int, doctest.Example] = {}
 
     def report_start(self, out, test, example) -> None:
-        pass
+        self.current = example
 
     def report_success(self, out, test, example, got) -> None:
-        self.outputs.append(got)
+        self._done(example, got)
 
     def report_failure(self, out, test, example, got) -> None:
-        self.outputs.append(got)
+        self._done(example, got)
         if self.failure is None:
             self.failure = (example, f"expected:\n{example.want}got:\n{got or '(nothing)'}\n")
 
     def report_unexpected_exception(self, out, test, example, exc_info) -> None:
         message = "".join(traceback.format_exception_only(exc_info[0], exc_info[1]))
-        self.outputs.append(message)
+        self._done(example, message)
         if self.failure is None:
             self.failure = (example, f"expected:\n{example.want or '(nothing)'}\ngot: {message}")
 
+    def _done(self, example: doctest.Example, got: str) -> None:
+        self.outputs.append(got)
+        for number in _figure_numbers():
+            self.figures.setdefault(number, example)
 
-def _run_doctest(step: Step, namespace: dict[str, Any], path: str, index: int) -> StepResult:
+
+class _BoundedSpoofOut(doctest._SpoofOut):
+    """doctest's stand-in for ``sys.stdout``, drawing on the page's output budget."""
+
+    def __init__(self, budget: _Budget) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def write(self, text: str) -> int:
+        self.budget.spend(len(text))
+        return super().write(text)
+
+
+def _run_doctest(
+    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+) -> StepResult:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
-    runner = _RecordingRunner()
-    with _capture_stdout():
-        runner.run(test, clear_globs=False)
+    runner = _RecordingRunner(budget)
+    with _capture_stdout(budget):
+        try:
+            runner.run(test, clear_globs=False)
+        except BaseException as error:  # doctest lets KeyboardInterrupt through
+            example = runner.current
+            line = step.line + example.lineno if example else step.header_line
+            raise StepFailed(
+                Problem(
+                    _describe(error, budget.memory),
+                    line,
+                    _hint_for(error),
+                    details=_source(example),
+                )
+            ) from None
+    if budget.passed:
+        example = runner.failure[0] if runner.failure else runner.current
+        line = step.line + example.lineno if example else step.header_line
+        raise StepFailed(budget.problem(line, "this doctest"))
     if runner.failure:
         example, details = runner.failure
         line = step.line + example.lineno
         hint = "make the written output match what the code prints (or fix the code)"
         raise StepFailed(
             Problem(
-                f"doctest failed: >>> {example.source.strip()}",
+                f"doctest failed: {_source(example)}",
                 line,
                 hint,
                 details=details.rstrip(),
+            )
+        )
+    still_open = [runner.figures[n] for n in _figure_numbers() if n in runner.figures]
+    if still_open:
+        example = min(still_open, key=lambda e: e.lineno)
+        raise StepFailed(
+            Problem(
+                f"a doctest drew a figure: {_source(example)}",
+                step.line + example.lineno,
+                'a doctest shows text: draw figures in a python exec block with alt="..."',
             )
         )
     transcript = []
@@ -243,23 +469,83 @@ def _run_doctest(step: Step, namespace: dict[str, Any], path: str, index: int) -
     return StepResult(text="\n".join(transcript))
 
 
+def _source(example: doctest.Example | None) -> str:
+    return f">>> {example.source.strip()}" if example else ""
+
+
 _RUNNERS = {"exec": _run_exec, "value": _run_value, "doctest": _run_doctest}
 
 
+class _BoundedBuffer(io.StringIO):
+    """A step's ``sys.stdout``: a buffer drawing on the page's output budget."""
+
+    def __init__(self, budget: _Budget) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.budget.spend(len(text))
+        return super().write(text)
+
+
 class _capture_stdout:
-    """Swap ``sys.stdout`` for a fresh buffer for the duration of one step."""
+    """Swap ``sys.stdout`` for a fresh bounded buffer for the duration of one step."""
+
+    def __init__(self, budget: _Budget) -> None:
+        self.budget = budget
 
     def __enter__(self) -> io.StringIO:
         self.saved = sys.stdout
-        sys.stdout = io.StringIO()
+        sys.stdout = _BoundedBuffer(self.budget)
         return sys.stdout
 
     def __exit__(self, *exc: object) -> None:
         sys.stdout = self.saved
 
 
+class _BoundedStream:
+    """``sys.stderr`` while a page runs: passes the first :data:`STDERR_LIMIT` characters on."""
+
+    def __init__(self, stream: Any, where: str) -> None:
+        self._stream = stream
+        self._where = where
+        self._left = STDERR_LIMIT
+
+    def write(self, text: str) -> int:
+        if self._left > 0:
+            shown = text[: self._left]
+            self._left -= len(text)
+            self._stream.write(shown)
+            if self._left <= 0:
+                size = format_size(STDERR_LIMIT)
+                self._stream.write(
+                    f"\n[{self._where}: more than {size} on stderr; the rest is cut]\n"
+                )
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def _bounded_stderr(where: str) -> Iterator[None]:
+    saved = sys.stderr
+    sys.stderr = _BoundedStream(saved, where)
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
 def _is_figure(value: object) -> bool:
     return type(value).__module__.startswith("matplotlib.figure")
+
+
+def _figure_numbers() -> list[int]:
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    return pyplot.get_fignums() if pyplot else []
 
 
 def _open_figures() -> list[Any]:

@@ -1,0 +1,228 @@
+"""The operating-system side of page processes: whole process trees killed, deaths described.
+
+Each page runs in a process of its own, forked by a worker (:mod:`lessonkit.execute.worker`).
+Lesson code may start processes of its own (``subprocess.Popen``, a double-forked daemon, a
+``multiprocessing`` pool); none may outlive the page. On Linux a worker is a *child subreaper*
+(``prctl(PR_SET_CHILD_SUBREAPER)``): an orphan of lesson code becomes the worker's child instead
+of init's, so after each page the worker finds every process the page left behind and kills it
+(:func:`kill_descendants`). Elsewhere the page's process group is killed (lesson code that starts
+a new session escapes that; Linux is where CI builds).
+
+>>> describe_exit(3 << 8), describe_exit(signal.SIGSEGV)
+('exited with status 3', 'was killed by signal SIGSEGV (a segmentation fault)')
+>>> format_size(4 * 2**30), format_size(1536 * 2**10), format_size(512)
+('4 GiB', '1.5 MiB', '512 bytes')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import signal
+import sys
+import time
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_LINUX = sys.platform.startswith("linux")
+
+
+def _prctl(option: int, value: int) -> bool:
+    if not _LINUX:
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def become_subreaper() -> bool:
+    """Make this process the parent of its descendants' orphans (Linux); whether it worked."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def die_with_parent(signum: int = signal.SIGKILL) -> None:
+    """Have the kernel send ``signum`` to this process when its parent dies (Linux).
+
+    Called right after a fork: if the parent died in between, the signal never comes, so the
+    process checks and exits itself.
+    """
+    parent = os.getppid()
+    if _prctl(_PR_SET_PDEATHSIG, signum) and os.getppid() != parent:
+        os._exit(1)
+
+
+def _parents() -> dict[int, int]:
+    """Every live (not zombie) process's parent, from ``/proc``."""
+    found: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):
+            found[int(name)] = int(fields[1])
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """The live processes below ``pid``, parents before children (Linux; elsewhere none)."""
+    children: dict[int, list[int]] = {}
+    for child, parent in _parents().items():
+        children.setdefault(parent, []).append(child)
+    found, todo = [], list(children.get(pid, ()))
+    while todo:
+        child = todo.pop(0)
+        found.append(child)
+        todo.extend(children.get(child, ()))
+    return found
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signum)
+
+
+def _has_children() -> bool:
+    """Whether this process has a child (exited children are reaped on the way)."""
+    reap()
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def reap() -> None:
+    """Collect every exited child of this process (none is left a zombie)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
+    """Kill every process below ``pid`` (this process by default), and reap this one's.
+
+    Each round stops the whole tree first (a stopped process cannot fork), then kills it; an
+    orphan that escaped a round's snapshot has become a child of the subreaper (this process)
+    and is found by the next round.
+    """
+    if pid is None and not _has_children():
+        return  # nothing below this process: orphans of its pages would be its children
+    pid = os.getpid() if pid is None else pid
+    for _ in range(rounds):
+        found = descendants(pid)
+        reap()
+        if not found:
+            return
+        for child in found:
+            _signal(child, signal.SIGSTOP)
+        for child in found:
+            _signal(child, signal.SIGKILL)
+        time.sleep(0.001)
+        reap()
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid`` and everything below it, from outside (the build, stopping a worker).
+
+    The tree is frozen first, until a snapshot finds no process it has not stopped yet: a
+    process forked while the tree is being stopped would otherwise become init's orphan.
+    """
+    stopped = {pid}
+    _signal(pid, signal.SIGSTOP)
+    for _ in range(50):
+        new = [child for child in descendants(pid) if child not in stopped]
+        if not new:
+            break
+        for child in new:
+            _signal(child, signal.SIGSTOP)
+        stopped.update(new)
+    for child in stopped:
+        _signal(child, signal.SIGKILL)
+
+
+def kill_group(pgid: int) -> None:
+    """Kill process group ``pgid`` (a page's: its process and those that stayed in its group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def limit_memory(limit: int) -> None:
+    """Cap this process's address space at ``limit`` bytes (its children inherit the cap).
+
+    An allocation past the cap fails (``MemoryError`` in Python and numpy) instead of the
+    machine swapping or its out-of-memory killer choosing a victim.
+    """
+    import resource
+
+    with contextlib.suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+_CRASHES = {
+    signal.SIGSEGV: "a segmentation fault",
+    signal.SIGBUS: "a bus error",
+    signal.SIGILL: "an illegal instruction",
+    signal.SIGFPE: "an arithmetic fault",
+    signal.SIGABRT: "an abort",
+}
+
+
+def describe_exit(status: int) -> str:
+    """What a ``waitpid`` status says happened to a process, in words."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        text = f"was killed by signal {name}"
+        if number in _CRASHES:
+            text += f" ({_CRASHES[number]})"
+        return text
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+    return f"exited with status {code}"
+
+
+def crashed(status: int) -> bool:
+    """Whether the status is a crash in compiled code (a fault signal)."""
+    return os.WIFSIGNALED(status) and os.WTERMSIG(status) in _CRASHES
+
+
+def format_size(size: int) -> str:
+    """A byte count as people write it: ``4 GiB``, ``1.5 MiB``, ``512 bytes``."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size >= scale:
+            return f"{size / scale:.4g} {unit}"
+    return f"{size} bytes"
+
+
+def wait_exit(pid: int) -> int:
+    """Wait for child ``pid`` and return its status (0 if it was already reaped)."""
+    while True:
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:
+            return 0
+        except OSError as error:  # pragma: no cover - EINTR is retried by Python itself
+            if error.errno != errno.EINTR:
+                return 0
