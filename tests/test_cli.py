@@ -168,9 +168,9 @@ def project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "mkdocs.yml", site)
     shutil.copytree(ROOT / "overrides", site / "overrides")
     shutil.copytree(ROOT / "docs", site / "docs")
-    cache = ROOT / ".cache" / "lessonkit"
+    cache = ROOT / ".lessonkit" / "cache"
     if cache.is_dir():  # results of the existing lessons: only the new one runs
-        shutil.copytree(cache, site / ".cache" / "lessonkit", ignore_dangling_symlinks=True)
+        shutil.copytree(cache, site / ".lessonkit" / "cache", ignore_dangling_symlinks=True)
     return site
 
 

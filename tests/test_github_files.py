@@ -169,7 +169,7 @@ def _assert_caches(steps: list[dict[str, Any]]) -> None:
     python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python@"))
     assert python["with"]["cache"] == "pip"
     cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
-    assert cache["with"]["path"] == ".cache/lessonkit"
+    assert cache["with"]["path"] == ".lessonkit/cache"
     assert "restore-keys" in cache["with"], "a changed lesson should still reuse the old cache"
 
 

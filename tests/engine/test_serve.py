@@ -60,7 +60,7 @@ def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
         assert server.poll() is None, "the server stopped on a lesson error"
         page.write_text(PAGE.format(value="6 * 7 + 1"))
         assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
-        assert (tmp_path / ".cache" / "lessonkit").is_dir()
+        assert (tmp_path / ".lessonkit" / "cache").is_dir()
     finally:
         server.terminate()
         server.wait(timeout=20)

@@ -44,7 +44,7 @@ def _write(site: Path, pages: dict[str, str]) -> Path:
 def test_a_cold_build_runs_each_page_once(tmp_path: Path, mkdocs_build) -> None:
     done = mkdocs_build(_write(tmp_path, {"index.md": PAGE}))
     assert done.returncode == 0, done.stderr
-    entries = list((tmp_path / ".cache" / "lessonkit").glob("*.json"))
+    entries = list((tmp_path / ".lessonkit" / "cache").glob("*.json"))
     assert len(entries) == 1, "the page was keyed (and run) more than once"
     assert "the value is 42." in (tmp_path / "site" / "index.html").read_text()
 

@@ -68,8 +68,9 @@ class Settings:
         (bool,),
     )
     cache_dir: str = _option(
-        ".cache/lessonkit",
-        "Where execution results are cached, relative to mkdocs.yml (git-ignored).",
+        ".lessonkit/cache",
+        "Where execution results are cached, relative to mkdocs.yml (git-ignored). Not under "
+        "`.cache/`, which `zensical build --clean` deletes: every host shares it.",
         (str,),
     )
     timeout: float = _option(
