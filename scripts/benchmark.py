@@ -280,8 +280,9 @@ def timed(command: list[str], what: str) -> float:
 
 
 def stored(cache: Path) -> dict[str, int]:
-    """The cache's entries and when each was written: a page that ran rewrites its entry."""
-    return {path.name: path.stat().st_mtime_ns for path in cache.rglob("*.json")}
+    """The cache's entries, each by its file's inode: a page that ran writes a new file in its
+    entry's place (a lookup only touches the entry's mtime, which tells nothing)."""
+    return {path.name: path.stat().st_ino for path in cache.rglob("*.json")}
 
 
 def instructions(command: list[str], what: str) -> int:
@@ -388,7 +389,7 @@ def measure(
     for site in sites.values():
         site.write()
     lessonkit = sites["lessonkit"]
-    cache = lessonkit.root / ".cache"
+    cache = lessonkit.root / ".lessonkit"  # the cache (.lessonkit/cache) and nothing else
 
     def build(scenario: str, executes: int) -> float:
         """Build the lessonkit site; fail unless exactly ``executes`` pages ran (were stored)."""
