@@ -132,6 +132,7 @@ def test_code_may_not_read_the_cache_or_the_site(project: Path, code: str) -> No
     [problem] = _run(project, code).problems
     assert problem.message.startswith("PermissionError: lesson code may not read ")
     assert "the build writes it while pages run" in problem.message
+    assert problem.hint.startswith("compute what the page needs in its code")
 
 
 def test_the_message_names_the_protected_path_as_the_project_does(project: Path) -> None:
@@ -139,6 +140,7 @@ def test_the_message_names_the_protected_path_as_the_project_does(project: Path)
     assert problem.message == (
         "PermissionError: lesson code may not delete from docs/: docs/page.md"
     )
+    assert "working folder of its own (the current folder): write files there" in problem.hint
     [problem] = _run(project, 'open(here.parent / "mkdocs.yml", "w")').problems
     assert (
         problem.message == "PermissionError: lesson code may not write into mkdocs.yml: mkdocs.yml"

@@ -201,16 +201,21 @@ class FileWatch:
             for candidate in candidates:
                 if candidate == folder or candidate.startswith(folder + os.sep):
                     label = self._label(folder)
-                    raise PermissionError(
-                        f"lesson code may not {verb} {label}: {self._label(candidate)}"
+                    raise _refused(
+                        f"lesson code may not {verb} {label}: {self._label(candidate)}",
+                        "lesson code runs in a working folder of its own (the current folder): "
+                        "write files there; docs/, mkdocs.yml, the site and the cache are "
+                        "read-only while the site builds",
                     )
 
     def _refuse_private(self, path: str) -> None:
         for folder in self.private:
             if path == folder or path.startswith(folder + os.sep):
-                raise PermissionError(
+                raise _refused(
                     f"lesson code may not read {self._label(folder)}: the build writes it "
-                    f"while pages run ({self._label(path)})"
+                    f"while pages run ({self._label(path)})",
+                    "compute what the page needs in its code, or read it from docs/: what the "
+                    "site or the cache holds while pages run depends on timing",
                 )
 
     def _label(self, path: str) -> str:
@@ -223,6 +228,14 @@ class FileWatch:
             path in self.protected and not os.path.exists(path) and not os.path.splitext(path)[1]
         )
         return shown + "/" if folder and not shown.endswith("/") else shown
+
+
+def _refused(message: str, hint: str) -> PermissionError:
+    """What the hook raises into lesson code: a PermissionError whose ``hint`` says what to do
+    instead (the runner shows it)."""
+    error = PermissionError(message)
+    error.hint = hint  # type: ignore[attr-defined]
+    return error
 
 
 def file_digest(path: Path) -> str:

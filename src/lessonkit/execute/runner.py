@@ -313,8 +313,8 @@ def _hint_for(error: BaseException) -> str:
         )
     if isinstance(error, ModuleNotFoundError):
         return "install the package and add it to pyproject.toml, or import it by its right name"
-    if isinstance(error, PermissionError):
-        return "lesson code runs in a temporary folder; write files there, not into docs/ or site/"
+    if isinstance(error, PermissionError):  # the write guard's says what to do instead
+        return getattr(error, "hint", "") or "lesson code runs in a temporary folder: write there"
     if isinstance(error, SystemExit):
         return "a lesson's code may not end its process: raise an exception to fail, or remove it"
     if isinstance(error, KeyboardInterrupt):
