@@ -22,8 +22,11 @@ site_name: broken
 plugins:
   - lessonkit:
       workers: 1
-markdown_extensions: [pymdownx.superfences, pymdownx.tasklist, lessonkit.quiz]
+markdown_extensions:
+  [admonition, footnotes, pymdownx.details, pymdownx.tabbed, pymdownx.superfences,
+   pymdownx.tasklist, lessonkit.quiz]
 """
+"""Containers (admonitions, details, tabs, footnotes) are there: errors inside them have lines."""
 PROBLEM = re.compile(r"^(?:ERROR|WARNING) +- +(docs/\S+?:\d+: (?:error|warning): .*)$", re.M)
 """A problem's first line as a build logs it."""
 PROBLEM_LINE = re.compile(r"^(docs/\S+?:\d+: (?:error|warning): .*)$", re.M)

@@ -13,8 +13,9 @@ Line numbers: a feature that checks the *body* reports body lines and places the
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,8 +108,27 @@ class Page:
         return Problem(message, line, hint, path=self.where)
 
     def place(self, problem: Problem, body: bool = True) -> Problem:
-        """``problem`` placed in this file; a ``body`` line is shifted past the front matter."""
+        """``problem`` placed in this file; a ``body`` line is shifted past the front matter.
+
+        A problem without a line that says what text is on it (found while rendering) gets the
+        first line of the body that holds that text:
+
+        >>> page = Page.from_text("---\\ntitle: T\\n---\\nWhy *this*?\\n", "a.md")
+        >>> page.place(Problem("bad quiz", near="Why *this*?")).format()
+        'a.md:4: error: bad quiz'
+        """
+        if problem.line is None and problem.near:
+            return replace(problem.at(self.where), line=self.line_of(problem.near))
         return problem.at(self.where, self.offset if body else 0)
+
+    def line_of(self, text: str) -> int | None:
+        """The file line of the first body line that holds ``text`` (as written, or with the
+        ``&lt;`` that raw HTML in a quiz becomes read back as ``<``); None if none does."""
+        wanted = [t for t in dict.fromkeys((text.strip(), html.unescape(text).strip())) if t]
+        for number, line in enumerate(self.body.split("\n"), self.offset + 1):
+            if any(t in line for t in wanted):
+                return number
+        return None
 
     def place_all(self, problems: Iterable[Problem], body: bool = True) -> list[Problem]:
         return [self.place(p, body) for p in problems]

@@ -18,6 +18,9 @@ class Problem:
     path: str = "<markdown>"
     details: str = ""
     """Extra lines shown under the message, e.g. traceback lines pointing into the block."""
+    near: str = ""
+    """Text on the problem's line, when its number is unknown (Python-Markdown keeps none while
+    rendering): the page finds the line by it (:meth:`lessonkit.core.page.Page.place`)."""
 
     def at(self, path: str, line_offset: int = 0) -> Problem:
         """The same problem placed in ``path``, its line shifted by ``line_offset``."""

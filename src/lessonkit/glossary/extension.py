@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from dataclasses import replace
 from pathlib import Path
 
 from markdown import Markdown
@@ -70,7 +71,8 @@ class _MarkProcessor(InlineProcessor):
             return el, m.start(0), m.end(0)
         term = self.glossary.lookup(target)
         if term is None:
-            raise LessonError([unknown_term(m.group(0), target, self.glossary)])
+            found = unknown_term(m.group(0), target, self.glossary)
+            raise LessonError([replace(found, near=m.group(0))])  # placed by the page
         el.set(MARKER, "force")
         el.set("data-lk-id", term.id)
         return el, m.start(0), m.end(0)

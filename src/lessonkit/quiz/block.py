@@ -12,13 +12,13 @@ import copy
 import hashlib
 import re
 import xml.etree.ElementTree as etree
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pymdownx.blocks.block import Block, type_string
 
 from lessonkit.core.problems import LessonError, Problem
 
-from .rules import RE_MARK, contradiction, problem, quote
+from .rules import RE_MARK, contradiction, first_line, problem, quote
 
 SEAL_TAG = "lk-sealed"
 """Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
@@ -58,9 +58,10 @@ class QuizBlock(Block):
     def on_validate(self, parent: etree.Element) -> bool:
         problems = []
         if self.options["type"] not in ("", "single", "multiple"):
-            problems.append(problem("bad-type", text=quote(self.options["type"])))
+            near = f"type: {self.options['type']}"
+            problems.append(problem("bad-type", near=near, text=quote(self.options["type"])))
         if self.options["attrs"]:
-            problems.append(problem("unknown-option", text=quote("attrs")))
+            problems.append(problem("unknown-option", near="attrs:", text=quote("attrs")))
         if problems:
             raise LessonError(problems)
         return True
@@ -69,7 +70,12 @@ class QuizBlock(Block):
         return etree.SubElement(parent, "div", {"class": "lk-quiz", PENDING: ""})
 
     def on_end(self, block: etree.Element) -> None:
-        quiz = read_quiz(block, self.options["type"])
+        try:
+            quiz = read_quiz(block, self.options["type"])
+        except LessonError as error:  # placed by the question's text: its line is unknown here
+            first = next(block.iter("p"), None)
+            near = "" if first is None else first_line(first.text or "")
+            raise LessonError(replace(p, near=p.near or near) for p in error.problems) from None
         taken = self.tracker.setdefault("ids", set())
         quiz_id = unique_id(block, taken)
         taken.add(quiz_id)
@@ -111,7 +117,7 @@ def read_quiz(block: etree.Element, kind: str) -> Quiz:
     problems = _nesting_problems(block, name)
     swallowed = _swallowed_options(block)
     if swallowed:
-        problems.append(problem("needs-blank", text=quote(swallowed[0])))
+        problems.append(problem("needs-blank", near=swallowed[0], text=quote(swallowed[0])))
     question, rest = _split_at_list(children)
     problems += _question_problems(question)
     items, found = _find_option_list(rest, name, bool(swallowed))
@@ -239,7 +245,8 @@ def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
     raw, feedback = _option_parts(li)
     m = RE_MARK.match(raw.strip())
     if m is None:
-        problems.append(problem("not-task", text=quote(raw or text_of(li))))
+        near = first_line(raw or text_of(li))
+        problems.append(problem("not-task", near=near, text=quote(raw or text_of(li))))
         return None
     text, correct = (m["text"] or "").strip(), m["mark"] != " "
     problems.extend(_option_problems(raw, text, correct, feedback))
@@ -276,13 +283,15 @@ def _option_problems(
     ['option "It is" is marked wrong ([ ]) but its feedback starts "Right"']
     """
     problems = []
+    near = first_line(raw)
     if not text:
-        problems.append(problem("empty-option", text=quote(raw)))
+        problems.append(problem("empty-option", near=near, text=quote(raw)))
     if not correct and not feedback:
-        problems.append(problem("no-feedback", text=quote(text)))
+        problems.append(problem("no-feedback", near=near, text=quote(text)))
     opening = feedback[0].text or "" if feedback and feedback[0].tag == "p" else ""
     if fields := contradiction(correct, opening):
-        problems.append(problem("contradiction", text=quote(text), **fields))
+        near = first_line(opening)
+        problems.append(problem("contradiction", near=near, text=quote(text), **fields))
     return problems
 
 

@@ -2,19 +2,21 @@
 
 Python-Markdown keeps no line numbers, so this pure function reads the source lines the way
 Python-Markdown and pymdown-extensions will, and reports every rule of :mod:`.rules` it breaks.
-It sees quizzes whose ``/// quiz`` line is indented at most 3 spaces (top level, or inside other
-``///`` blocks) and skips fenced code; a quiz indented inside a list item or an indented
-admonition is validated when it is rendered.
+It sees every quiz: at the top level, inside other ``///`` blocks, and inside the containers
+Python-Markdown reads as Markdown of their own (an admonition, a details block, a content tab, a
+list item, a block quote: :mod:`lessonkit.core.containers` gives their content dedented, with
+the file's line numbers), and skips fenced code.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import yaml
 
+from lessonkit.core.containers import regions
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
@@ -22,6 +24,8 @@ from .rules import RE_MARK, contradiction, problem, quote
 
 RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
+RE_ANY_QUIZ = re.compile(r"^[ >]*/{3,} *quiz(?![\w-])", re.I | re.M)
+"""The same at any depth: indented in a container, or behind a block quote's ``>``."""
 RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
 RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
@@ -64,9 +68,23 @@ def check(markdown_text: str) -> list[Problem]:
     <markdown>:5: error: wrong option "5" has no feedback
       hint: after a blank line, indent a paragraph by 4 spaces under the option that starts 'Not quite.' and says why
     """  # noqa: E501
-    if "///" not in markdown_text or not RE_QUIZ.search(markdown_text):
+    if "///" not in markdown_text or not RE_ANY_QUIZ.search(markdown_text):
         return []  # most pages: no quiz, nothing to walk (build speed)
-    lines = markdown_text.splitlines()
+    problems: list[Problem] = []
+    for region in regions(markdown_text.splitlines(), "///"):
+        if not any(RE_QUIZ.match(line) for line in region.lines):
+            continue
+        numbers = region.numbers
+        for found in _check_lines(region.lines):
+            line = found.line
+            if line is not None and 0 < line <= len(numbers):
+                found = replace(found, line=numbers[line - 1] + 1)  # the line in the file
+            problems.append(found)
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def _check_lines(lines: list[str]) -> list[Problem]:
+    """The problems of the quizzes in ``lines`` (one region), with lines counted in it."""
     problems: list[Problem] = []
     code = _Code.of(lines)
     i = 0
@@ -75,7 +93,7 @@ def check(markdown_text: str) -> list[Problem]:
             i, found = _check_quiz(lines, i, code)
             problems += found
         i += 1
-    return sorted(problems, key=lambda p: p.line or 0)
+    return problems
 
 
 def header_problems(header: str, option_lines: list[str], line: int | None) -> list[Problem]:
@@ -158,6 +176,8 @@ def _body(
             stack.append(len(s[1]))
             if RE_QUIZ.match(line):
                 nested.append(k + 1)
+        elif not in_code and RE_ANY_QUIZ.match(line):  # in an option's feedback, say
+            nested.append(k + 1)
         body.append((k + 1, line))
     return body, None, nested
 

@@ -6,6 +6,7 @@ import base64
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import takewhile
 
 from markdown.postprocessors import Postprocessor
@@ -15,7 +16,7 @@ from lessonkit.core.problems import LessonError, Problem
 
 from .block import NO_QUESTION, PENDING, SEAL_TAG, text_of
 from .check import RE_OPTIONS_LINE, header_problems
-from .rules import problem, quote
+from .rules import first_line, problem, quote
 
 RE_LEFTOVER = re.compile(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
 RE_SEALED = re.compile(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
@@ -84,7 +85,8 @@ class QuizPageTreeprocessor(Treeprocessor):
                 if PENDING in el.attrib:
                     first = next(el.iter("p"), None)
                     name = NO_QUESTION if first is None else quote(text_of(first))
-                    problems.append(problem("unclosed", text=name))
+                    near = "" if first is None else first_line(first.text or "")
+                    problems.append(problem("unclosed", near=near, text=name))
                 else:
                     quizzes.append(el)
             for text in (el.text, el.tail):
@@ -124,7 +126,9 @@ def _leftover(text: str) -> list[Problem]:
     header, *rest = text[m.start() :].split("\n")
     options = list(takewhile(RE_OPTIONS_LINE.match, rest))
     reasons = header_problems(header, options, None)
-    return [problem("leftover", text=quote(header)), *reasons]
+    near = header.strip()
+    reasons = [replace(r, near=near) for r in reasons]
+    return [problem("leftover", near=near, text=quote(header)), *reasons]
 
 
 class SealPostprocessor(Postprocessor):

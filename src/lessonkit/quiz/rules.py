@@ -92,6 +92,8 @@ RULES: dict[str, tuple[str, str]] = {
     ),
 }
 
+RE_PLACEHOLDER = re.compile("\x02wzxhzdk:\\d+\x03")
+"""Where Python-Markdown stashed HTML (a fenced block, raw HTML) in a block's text."""
 RE_MARK = re.compile(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
 """An option's task mark: ``[ ]`` wrong, ``[x]`` or ``[X]`` right, then the option's text."""
 
@@ -111,10 +113,24 @@ def quote(text: str, limit: int = 60) -> str:
     return '"' + (flat if len(flat) <= limit else flat[: limit - 1] + "…") + '"'
 
 
-def problem(rule: str, line: int | None = None, **fields: str) -> Problem:
-    """The Problem for ``rule`` with its message filled in from ``fields``."""
+def problem(rule: str, line: int | None = None, near: str = "", **fields: str) -> Problem:
+    """The Problem for ``rule`` with its message filled in from ``fields``.
+
+    ``near`` is text on the problem's line, for a checker that knows no line numbers (the
+    rendering one): the page finds the line by it.
+    """
     message, hint = RULES[rule]
-    return Problem(message.format(**fields), line, hint)
+    return Problem(message.format(**fields), line, hint, near=near)
+
+
+def first_line(text: str) -> str:
+    """The first line of a block's raw Markdown ``text``, without stash placeholders: text the
+    page's source holds, to find a problem's line by.
+
+    >>> first_line("\\x02wzxhzdk:3\\x03Why  *scale*\\n the scores?")
+    'Why  *scale*'
+    """
+    return RE_PLACEHOLDER.sub("", text).strip().split("\n")[0].strip()
 
 
 def contradiction(correct: bool, feedback: str) -> dict[str, str] | None:

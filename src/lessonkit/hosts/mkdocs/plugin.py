@@ -32,7 +32,7 @@ from lessonkit.hosts.mkdocs.generated import (
     add_report_links,
     finish_glossary_page,
 )
-from lessonkit.hosts.mkdocs.problems import report, reported
+from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -91,6 +91,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig, **_) -> str:
         if not (lesson := self.lessons.get(page.file.src_uri)):
             return markdown
+        reported_while_rendering(page, lesson)
         final = markdown + resources.section(lesson)
         if self.engine is None:
             return final

@@ -6,8 +6,12 @@ import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 
+from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError, Problem
 
 log = logging.getLogger("mkdocs.plugins.lessonkit")
@@ -30,3 +34,23 @@ def report(problems: Iterable[Problem], level: str = "warn") -> None:
         raise PluginError(str(LessonError(errors)))
     for problem in problems:
         (log.info if level == "info" else log.warning)(problem.format())
+
+
+def reported_while_rendering(page: Page, lesson: Lesson) -> None:
+    """Make MkDocs' ``page.render`` report a problem a feature finds while converting the page
+    (inside Python-Markdown, which keeps no line numbers: the feature says what text is on the
+    line) at the lesson's file and line, as a plugin error. MkDocs calls ``render`` itself, after
+    ``on_page_markdown``, so this is the one hook: without it, a traceback and ``<markdown>``."""
+    render = page.render
+    if getattr(render, "lessonkit", False):
+        return
+
+    def placed(config: MkDocsConfig, files: Files) -> None:
+        try:
+            render(config, files)
+        except LessonError as error:
+            found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
+            raise PluginError(str(LessonError(found))) from None
+
+    placed.lessonkit = True  # type: ignore[attr-defined]
+    page.render = placed  # type: ignore[method-assign]

@@ -1,0 +1,75 @@
+"""A problem found only while a page renders still names the lesson's file and line, without a
+traceback: the quiz block, the glossary's marks and the execute extension raise inside
+Python-Markdown, which keeps no line numbers, and the plugin places what they say.
+
+The page checks find every such problem before rendering, so these sites make one the checks
+cannot see: a hook (another plugin, as far as lessonkit knows) changes the Markdown after them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PAGE = """\
+---
+title: Render errors
+description: A page another plugin changes after lessonkit checked it.
+---
+
+# Render errors
+
+/// quiz
+What do the attention weights of one token add up to?
+
+- [x] Exactly 1, whatever the scores.
+
+    Right: softmax divides each exponential by their total.
+
+- [ ] The sum of the scores.
+
+    Not quite. The scores can be any numbers.
+///
+
+A token is a piece of text.
+"""
+GLOSSARY = "- term: token\n  definition: A piece of text.\n"
+CONFIG = """\
+site_name: render errors
+hooks: [hooks.py]
+plugins:
+  - lessonkit:
+      workers: 1
+markdown_extensions: [pymdownx.superfences, pymdownx.tasklist, lessonkit.quiz]
+"""
+
+
+def site(root: Path, hook: str) -> Path:
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text(PAGE)
+    (root / "docs" / "glossary.yml").write_text(GLOSSARY)
+    (root / "mkdocs.yml").write_text(CONFIG)
+    (root / "hooks.py").write_text(
+        f"def on_page_markdown(markdown, **kwargs):\n    return markdown.{hook}\n"
+    )
+    return root
+
+
+def test_a_quiz_broken_after_the_checks_is_reported_at_its_line(tmp_path: Path, mkdocs_build):
+    build = mkdocs_build(
+        site(tmp_path, "replace('    Not quite. The scores can be any numbers.', '')")
+    )
+    assert build.returncode != 0
+    assert 'docs/index.md:15: error: wrong option "The sum of the scores." has no feedback' in (
+        build.stderr
+    ), build.stderr
+    assert "hint:" in build.stderr
+    assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr
+
+
+def test_a_glossary_mark_another_plugin_adds_names_the_file(tmp_path: Path, mkdocs_build):
+    build = mkdocs_build(site(tmp_path, "replace('A token is', 'A [[tokn]] is')"))
+    assert build.returncode != 0
+    assert "docs/index.md: error: unknown glossary term 'tokn' in [[tokn]]" in build.stderr, (
+        build.stderr
+    )
+    assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr
