@@ -1,6 +1,7 @@
-"""The ``lessonkit`` command: ``init`` makes a site, ``new`` a lesson, ``check`` checks lessons.
+"""The ``lessonkit`` command: ``init`` makes a site, ``new`` a lesson, ``check`` checks lessons,
+``prepare`` writes what a host without plugins (Zensical) needs before it builds.
 
-Both find the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
+Each finds the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
 ``check`` prints each problem as ``file:line: error: message`` with a hint, then a summary, and
 exits 1 if any error was found (warnings alone exit 0).
 """
@@ -71,6 +72,32 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if report.errors else 0
 
 
+def cmd_prepare(args: argparse.Namespace) -> int:
+    """Write the site-level outputs a host without plugins needs (Zensical) into the docs."""
+    from lessonkit.hosts.standalone.prepare import prepare_project
+
+    started = time.perf_counter()
+    project = _project(args.config_file)
+    if project is None:
+        print(f"lessonkit prepare: no {CONFIG_NAME} here or above", file=sys.stderr)
+        return 2
+    outcome = prepare_project(project)
+    for problem in outcome.notes + outcome.problems:
+        print(problem.format(), file=sys.stderr)
+    seconds = time.perf_counter() - started
+    done = (
+        f"{len(outcome.written)} file(s) written, {len(outcome.removed)} removed"
+        if not outcome.errors
+        else "nothing written"
+    )
+    print(
+        f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; {done}; "
+        f"{len(outcome.errors)} error(s), {len(outcome.warnings)} warning(s) in {seconds:.2f} s",
+        file=sys.stderr,
+    )
+    return 1 if outcome.errors or (args.strict and outcome.warnings) else 0
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     project = _project(args.config_file)
     if project is None:
@@ -121,7 +148,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line: ``lessonkit {init,new,check}``."""
+    """The command line: ``lessonkit {init,new,check,prepare}``."""
     main_parser = argparse.ArgumentParser(
         prog="lessonkit", description="Write and check lessons for a lessonkit site."
     )
@@ -148,6 +175,14 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check lessons without building the site")
     check.add_argument("paths", nargs="*", help="files or folders (default: the docs folder)")
     check.set_defaults(run=cmd_check)
+
+    prepare = commands.add_parser(
+        "prepare",
+        help="before a host without plugins builds (Zensical): run every page, write the "
+        "glossary page, notebooks and lessonkit's CSS and JS into the docs folder",
+    )
+    prepare.add_argument("--strict", action="store_true", help="fail on warnings too")
+    prepare.set_defaults(run=cmd_prepare)
     return main_parser
 
 

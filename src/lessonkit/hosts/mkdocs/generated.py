@@ -21,8 +21,17 @@ from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
+from lessonkit.hosts.standalone.prepare import prepared_files
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.report.links import aside_html, page_report, section_headings
+
+
+def remove_prepared(files: Files, docs_dir: Path) -> None:
+    """Leave out what ``lessonkit prepare`` wrote into the docs (for a host without plugins):
+    the plugin makes those files itself, from this build."""
+    for name in prepared_files(docs_dir):
+        if file := files.get_file_from_path(name):
+            files.remove(file)
 
 
 def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:

@@ -31,6 +31,7 @@ from lessonkit.hosts.mkdocs.generated import (
     add_glossary_page,
     add_report_links,
     finish_glossary_page,
+    remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 
@@ -51,8 +52,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
         base = self.settings.assets_dir.strip("/")
-        config.extra_css.append(f"{base}/lessonkit.css")
-        config.extra_javascript.append(f"{base}/lessonkit.js")
+        for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
+            if f"{base}/lessonkit.{kind}" not in assets:  # a site may list them (for Zensical)
+                assets.append(f"{base}/lessonkit.{kind}")
         if self.settings.execute:
             docs, site = Path(config.docs_dir), Path(config.site_dir)
             self.engine = self.engine or site_engine(self.settings, self.root, docs, site)
@@ -67,6 +69,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here again
         add_assets(files, config, self.settings.assets_dir.strip("/"))
         for file in files.documentation_pages():
             if file.abs_src_path and file.src_uri.endswith(".md"):

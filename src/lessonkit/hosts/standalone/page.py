@@ -1,0 +1,190 @@
+"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins.
+
+The MkDocs plugin maps MkDocs' events onto the features (:mod:`lessonkit.hosts.mkdocs.plugin`);
+:class:`LessonPage` puts the same features into the page's own conversion, in the same order:
+
+- before converting: the check recipe (errors raise :class:`LessonError`, warnings go to
+  ``warn``), the extensions the features render with when the site lists none;
+- first preprocessor: the page's Markdown as written, with the "Go deeper" section appended;
+  its program runs through the site's engine (cache, workers) and the execute extension renders
+  the result (:meth:`ExecuteExtension.prepare`);
+- the glossary's tooltips and words box, linking to the glossary page relatively;
+- figures leave the HTML while a host's search indexes it; once converted, they come back and
+  the "Report a mistake" box goes right after the content.
+
+A problem a feature finds while converting (Python-Markdown keeps no line numbers) is placed in
+the lesson's file, as the MkDocs plugin places it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from html import unescape
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from lessonkit import resources
+from lessonkit.core.page import Page as Lesson
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute import figure_slots
+from lessonkit.execute.extension import ExecuteExtension
+from lessonkit.hosts import missing_extensions
+from lessonkit.hosts.standalone.site import Site
+from lessonkit.report.links import aside_html, page_report, token_headings
+
+
+def page_title(
+    meta: Mapping[str, Any],
+    toc_tokens: Iterable[Mapping[str, Any]],
+    path: str,
+    nav_title: str | None = None,
+) -> str:
+    """A page's title as MkDocs gives it: its title in ``nav``, else ``title`` in the front
+    matter, else its first h1, else from its file name ("Home" for the home page).
+
+    >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md")
+    'Q&A'
+    >>> page_title({}, [], "index.md"), page_title({}, [], "a/first_steps.md")
+    ('Home', 'First steps')
+    >>> page_title({"title": "A short history"}, [], "history.md", "History")
+    'History'
+    """
+    if nav_title:
+        return nav_title
+    if isinstance(meta.get("title"), str):
+        return meta["title"]
+    h1 = next((t for t in toc_tokens if t["level"] == 1), None)
+    if h1 is not None:
+        return unescape(h1["name"])
+    if path == "index.md":
+        return "Home"
+    name = path.rsplit("/", 1)[-1].removesuffix(".md").replace("-", " ").replace("_", " ")
+    return name.capitalize() if name.lower() == name else name
+
+
+class LessonPage(Extension):
+    """The features of the page ``lesson`` at ``url`` of ``site``.
+
+    ``generated``: the pages lessonkit itself wrote into the docs folder (``lessonkit prepare``);
+    one of them is not a lesson: it gets no checks, no "Go deeper" and no code run, as under the
+    MkDocs plugin. ``warn`` receives the page's warnings.
+    """
+
+    def __init__(
+        self,
+        site: Site,
+        lesson: Lesson,
+        url: str,
+        *,
+        generated: Iterable[str] = (),
+        warn: Callable[[list[Problem]], None] = lambda problems: None,
+    ) -> None:
+        super().__init__()
+        self.site, self.lesson, self.url = site, lesson, url
+        self.generated = frozenset(generated)
+        self.is_lesson = lesson.path not in self.generated
+        self.warn = warn
+        self.execute: ExecuteExtension | None = None
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        site, lesson = self.site, self.lesson
+        if self.is_lesson:
+            problems = site.check(lesson, self.generated)
+            if errors := [p for p in problems if p.severity == "error"]:
+                raise LessonError(errors)
+            self.warn(problems)
+        md.registerExtensions(missing_extensions(site.config.extensions), {})
+        features: list[Extension] = []
+        if site.engine and self.is_lesson:
+            self.execute = ExecuteExtension(engine=site.engine)
+            features.append(self.execute)
+        if glossary := site.glossary_extension(lesson.path):
+            features.append(glossary)
+        md.registerExtensions(features, {})
+        # Before whitespace normalisation (30): the Markdown as the host gave it.
+        md.preprocessors.register(_PagePreprocessor(md, self), "lessonkit_page", 31)
+        # Last: each figure leaves the stashed HTML while a search index reads the page's HTML
+        # (Zensical's postprocessor); :meth:`_finish` puts it back.
+        md.treeprocessors.register(_CutFigures(md), "lessonkit_cut_figures", -100)
+        convert = md.convert
+
+        def converted(source: str) -> str:
+            try:
+                return self._finish(md, convert(source))
+            except LessonError as error:  # found while converting: placed in the lesson's file
+                found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
+                raise LessonError(found) from None
+
+        md.convert = converted  # type: ignore[method-assign]
+
+    def title(self, toc_tokens: Iterable[Mapping[str, Any]]) -> str:
+        """The page's title, once converted (its ``toc_tokens``)."""
+        path = self.lesson.path
+        return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
+
+    def _finish(self, md: Markdown, html: str) -> str:
+        """The converted page with its figures back and, when the site has a ``repo_url``, its
+        "Report a mistake" box (and per-section links) right after the content. Done here, not
+        in a postprocessor: Python-Markdown also runs those on each heading's text."""
+        figures = md.treeprocessors["lessonkit_cut_figures"].figures
+        if figures:
+            html = figure_slots.restore(html, figures, self.lesson.where)
+        config = self.site.config
+        if not config.repo_url:
+            return html
+        tokens = getattr(md, "toc_tokens", [])
+        title = self.title(tokens)
+        report = page_report(
+            config.repo_url, title, config.canonical_url(self.url), token_headings(tokens)
+        )
+        return html + aside_html(report)
+
+
+def as_written(given: str, lesson: Lesson) -> str:
+    """The page's own body when the host gave it (its newlines and leading blank lines apart:
+    Zensical passes a CRLF file's bytes), else ``given`` (another extension changed it).
+
+    >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
+    >>> as_written("\\r\\n# T\\r\\n", page) == page.body, as_written("# U\\n", page)
+    (True, '# U\\n')
+    """
+    same = given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
+    return lesson.body if same else given
+
+
+class _PagePreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, page: LessonPage) -> None:
+        super().__init__(md)
+        self.page = page
+
+    def run(self, lines: list[str]) -> list[str]:
+        page, lesson = self.page, self.page.lesson
+        if not page.is_lesson:
+            return lines
+        body = as_written("\n".join(lines), lesson)
+        final = body + resources.section(lesson)
+        engine = page.site.engine
+        if page.execute is not None and engine is not None:
+            program, text = lesson.program_of(body)
+            page.execute.prepare(final, program, engine.result(program, lesson.where, text))
+        return final.split("\n")
+
+
+class _CutFigures(Treeprocessor):
+    """Takes each figure's SVG out of the stashed HTML (where the execute extension put it)."""
+
+    def __init__(self, md: Markdown) -> None:
+        super().__init__(md)
+        self.figures: list[str] = []
+
+    def run(self, root: Element) -> None:
+        self.figures = []
+        blocks = self.md.htmlStash.rawHtmlBlocks
+        for number, block in enumerate(blocks):
+            if isinstance(block, str) and block.startswith('<figure class="lk-figure">'):
+                blocks[number], found = figure_slots.cut(block, first=len(self.figures))
+                self.figures += found

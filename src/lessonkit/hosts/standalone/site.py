@@ -1,0 +1,186 @@
+"""One lesson site as a host without plugins sees it: its options, folders, URLs, engine, glossary.
+
+Zensical's extension (:mod:`lessonkit.hosts.zensical`) and ``lessonkit prepare``
+(:mod:`.prepare`) each make a :class:`Site` from ``mkdocs.yml``; the MkDocs plugin reads MkDocs'
+own config instead. Every part comes from a feature package: the settings schema, the engine,
+the glossary, the check recipe.
+
+>>> config = SiteConfig.of({"site_url": "https://o.github.io/r", "use_directory_urls": False},
+...                        Path("/site"), Settings())
+>>> config.docs_dir, config.page_url("a/b.md"), config.canonical_url("a/b.html")
+(PosixPath('/site/docs'), 'a/b.html', 'https://o.github.io/r/a/b.html')
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from markdown import Extension
+
+from lessonkit.checks.recipe import Context, check_page
+from lessonkit.core.page import Page as Lesson
+from lessonkit.core.problems import Problem
+from lessonkit.core.settings import Settings
+from lessonkit.execute.engine import Engine
+from lessonkit.execute.site import site_engine
+from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts import extension_name
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What lessonkit reads from a site's configuration (``mkdocs.yml``, as the host parsed it)."""
+
+    root: Path
+    """The folder of the configuration file (relative paths start there)."""
+    docs_dir: Path
+    site_dir: Path
+    settings: Settings
+    site_url: str = ""
+    repo_url: str = ""
+    use_directory_urls: bool = True
+    extensions: tuple[str, ...] = ()
+    """The names of the Markdown extensions the site lists."""
+    extra_css: tuple[str, ...] = ()
+    extra_javascript: tuple[str, ...] = ()
+    watch: tuple[str, ...] = ()
+    """Paths a host watches besides the docs (Zensical: whose changes make it convert again)."""
+    nav_titles: Mapping[str, str] = field(default_factory=dict)
+    """The title ``nav`` gives a page (path in the docs folder -> title): its title there."""
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any], root: Path, settings: Settings) -> SiteConfig:
+        """From ``mkdocs.yml``'s keys, as read by YAML or by a host (absent keys: defaults)."""
+
+        def text(key: str, default: str = "") -> str:
+            return str(config.get(key) or default)
+
+        def paths(key: str) -> tuple[str, ...]:  # a host may turn each entry into a mapping
+            items = config.get(key) or []
+            return tuple(str(i.get("path", "") if isinstance(i, Mapping) else i) for i in items)
+
+        listed = config.get("markdown_extensions") or []
+        names = (next(iter(e)) if isinstance(e, Mapping) else extension_name(e) for e in listed)
+        return cls(
+            root=root,
+            docs_dir=root / text("docs_dir", "docs"),
+            site_dir=root / text("site_dir", "site"),
+            settings=settings,
+            site_url=text("site_url"),
+            repo_url=text("repo_url"),
+            use_directory_urls=config.get("use_directory_urls", True) is not False,
+            extensions=tuple(names),
+            extra_css=paths("extra_css"),
+            extra_javascript=paths("extra_javascript"),
+            watch=tuple(str(w) for w in config.get("watch") or []),
+            nav_titles=nav_titles(config.get("nav") or []),
+        )
+
+    def page_url(self, path: str) -> str:
+        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it.
+
+        >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
+        >>> c.page_url("index.md"), c.page_url("a/index.md"), c.page_url("a/b.md")
+        ('', 'a/', 'a/b/')
+        """
+        stem, name = path.removesuffix(".md"), posixpath.basename(path)
+        if name in ("index.md", "README.md"):
+            folder = posixpath.dirname(path)
+            return f"{folder}/" if folder else ""
+        return f"{stem}/" if self.use_directory_urls else f"{stem}.html"
+
+    def canonical_url(self, url: str) -> str:
+        """The page's full URL when the site has a ``site_url`` (else its URL in the site)."""
+        if not self.site_url:
+            return url
+        return urljoin(self.site_url.rstrip("/") + "/", url)
+
+    def assets(self) -> dict[str, str]:
+        """lessonkit's stylesheet and script: ``css``/``js`` -> their path in the docs folder."""
+        folder = self.settings.assets_dir.strip("/")
+        return {kind: f"{folder}/lessonkit.{kind}" for kind in ("css", "js")}
+
+
+def nav_titles(nav: Iterable[Any]) -> dict[str, str]:
+    """The title of each page ``nav`` names, from ``mkdocs.yml``'s shorthand or from the
+    entries Zensical makes of it (``title``, ``url``, ``children``).
+
+    >>> nav_titles([{"Home": "index.md"}, {"Part": ["a.md", {"B": "b/c.md"}]}])
+    {'index.md': 'Home', 'b/c.md': 'B'}
+    >>> nav_titles([{"title": "Part", "url": None, "children": [
+    ...     {"title": "B", "url": "b/c.md", "children": []}]}])
+    {'b/c.md': 'B'}
+    """
+    titles: dict[str, str] = {}
+    for item in nav:
+        if not isinstance(item, Mapping):
+            continue
+        if "children" in item and "url" in item:  # as Zensical reads nav
+            if isinstance(item.get("url"), str) and item.get("title"):
+                titles[item["url"].strip()] = str(item["title"])
+            titles.update(nav_titles(item.get("children") or []))
+            continue
+        for title, value in item.items():
+            if isinstance(value, str):
+                titles[value.strip()] = str(title)
+            elif isinstance(value, list):
+                titles.update(nav_titles(value))
+    return titles
+
+
+def page_order(path: str) -> tuple[tuple[str, ...], bool, str]:
+    """Sort pages as MkDocs lists them: by folder, a folder's index first, folders last.
+
+    >>> sorted(["b/x.md", "z.md", "index.md", "b/index.md"], key=page_order)
+    ['index.md', 'z.md', 'b/index.md', 'b/x.md']
+    """
+    parts = tuple(path.split("/"))
+    return parts[:-1], parts[-1].rsplit(".", 1)[0] != "index", parts[-1]
+
+
+class Site:
+    """A site's state for one process: its engine (worker processes, cache) and glossary."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.config = config
+        settings = config.settings
+        self.glossary = SiteGlossary.of_site(settings, config.docs_dir, config.root)
+        self.engine: Engine | None = None
+        if settings.execute:
+            self.engine = site_engine(settings, config.root, config.docs_dir, config.site_dir)
+
+    def where(self, path: str) -> str:
+        """How messages name the page at ``path`` (in the docs folder): from the root, as MkDocs'
+        plugin names it (e.g. ``docs/a/b.md``)."""
+        return os.path.relpath(self.config.docs_dir / path, self.config.root)
+
+    def read(self, path: str) -> Lesson:
+        """The page at ``path`` in the docs folder; LessonError if it cannot be read."""
+        return Lesson.read(self.config.docs_dir / path, path, self.where(path))
+
+    def check(self, lesson: Lesson, generated: Iterable[str] = ()) -> list[Problem]:
+        """The check recipe on ``lesson``; ``generated``: pages that exist only once made."""
+        terms = self.glossary.glossary if self.glossary else None
+        virtual = frozenset(generated) | frozenset([self.glossary.page] if self.glossary else [])
+        context = Context(self.config.docs_dir, terms, virtual_pages=virtual)
+        if self.engine:
+            context.ran = self.engine.ran
+        return check_page(lesson, context)
+
+    def glossary_extension(self, page_path: str) -> Extension | None:
+        """The glossary's extension for the page at ``page_path``, linking to the glossary page
+        relatively, as a Markdown link is written (the host makes it the page's URL)."""
+        if not self.glossary:
+            return None
+        return self.glossary.extension(href=self.glossary.link_from(page_path) + "#{id}")
+
+    def close(self, *, prune: bool = False) -> None:
+        if self.engine:
+            self.engine.close(prune=prune) if prune else self.engine.close()
+            self.engine = None

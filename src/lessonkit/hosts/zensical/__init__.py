@@ -1,0 +1,97 @@
+"""lessonkit under Zensical: list ``lessonkit.hosts.zensical`` in ``markdown_extensions``.
+
+Zensical (0.0.57) reads ``mkdocs.yml`` and runs its Python-Markdown extensions, but no MkDocs
+plugin. It converts each page with a new ``Markdown``, in one process, one page at a time. This
+extension reads which page it is (:mod:`.context`, the one place that touches Zensical's
+private API), keeps the site's state for the process (:data:`_SITES`: the engine, its workers
+and cache, the glossary), and adds every lessonkit feature of the page
+(:class:`~lessonkit.hosts.standalone.page.LessonPage`). The site-level outputs (the glossary
+page, notebooks, lessonkit's CSS and JS) come from ``lessonkit prepare``, run before
+``zensical build`` (:mod:`lessonkit.hosts.standalone.prepare`).
+
+Under MkDocs, ProperDocs or ``lessonkit prepare`` there is no rendering context and this
+extension does nothing: the MkDocs plugin wires the same features there, so one ``mkdocs.yml``
+serves every host.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import sys
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from markdown import Extension, Markdown
+
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.settings import Settings
+from lessonkit.hosts.standalone.page import LessonPage
+from lessonkit.hosts.standalone.prepare import host_problems, prepared_files
+from lessonkit.hosts.standalone.site import Site, SiteConfig
+from lessonkit.hosts.zensical.context import PageContext, page_context
+
+log = logging.getLogger("lessonkit")
+
+_SITES: dict[Path, Site] = {}
+"""This process's sites, by the folder of their ``mkdocs.yml`` (one, in practice). A site's
+state is made again when its configuration changes (under ``zensical serve``)."""
+_LOCK = threading.Lock()
+_CONVERTED: dict[Path, int] = {}
+"""How many pages each site converted in this process (Zensical converts none it has cached)."""
+
+
+class ZensicalExtension(Extension):
+    """Every lessonkit feature of the page Zensical converts (nothing under another host)."""
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        context = page_context(md)
+        if context is None:
+            return
+        site = _site(context)
+        lesson = site.read(context.path)
+        generated = prepared_files(site.config.docs_dir)
+        page = LessonPage(site, lesson, context.url, generated=generated, warn=_log)
+        md.registerExtensions([page], {})
+        _CONVERTED[site.config.root] = _CONVERTED.get(site.config.root, 0) + 1
+
+
+def _site(context: PageContext) -> Site:
+    options = context.plugin_options("lessonkit")
+    config = SiteConfig.of(context.config, context.root, Settings.from_options(options))
+    with _LOCK:
+        site = _SITES.get(config.root)
+        if site is not None and site.config == config:
+            return site
+        if site is not None:
+            site.close()
+        if problems := host_problems(config):
+            raise LessonError(problems)
+        _SITES[config.root] = site = Site(config)
+        return site
+
+
+def _log(problems: Iterable[Problem]) -> None:
+    """Warnings go to Python's log: Zensical shows them (a strict build cannot fail on them;
+    ``lessonkit prepare --strict`` does)."""
+    for problem in problems:
+        log.warning(problem.format())
+
+
+@atexit.register
+def _close() -> None:
+    """Stop the workers; say how many pages ran their code (the rest came from the cache)."""
+    with _LOCK:
+        for root, site in _SITES.items():
+            ran = site.engine.executed if site.engine else 0
+            site.close()
+            converted = _CONVERTED.get(root, 0)
+            print(f"lessonkit: {converted} page(s) converted, {ran} ran", file=sys.stderr)
+        _SITES.clear()
+
+
+def makeExtension(**kwargs: Any) -> ZensicalExtension:
+    """Python-Markdown's hook: the module's dotted name works as an extension name."""
+    return ZensicalExtension(**kwargs)
