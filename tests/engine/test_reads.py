@@ -82,6 +82,22 @@ finally:
     assert list(reads) == [str(data / "x.txt")]
 
 
+def test_a_packages_data_read_through_pkgutil_is_recorded(tmp_path: Path) -> None:
+    package = tmp_path / "lib" / "tables"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "table.txt").write_text("1 2 3")
+    code = f"""
+import pkgutil, sys
+sys.path.insert(0, {str(package.parent)!r})
+try:
+    pkgutil.get_data("tables", "table.txt")
+finally:
+    del sys.path[0]
+"""
+    assert list(_reads(code, tmp_path / "own")) == [str(package / "table.txt")]
+
+
 def test_what_lessonkits_machinery_reads_during_a_page_is_not_the_pages(data: Path) -> None:
     """The import watch reads a module's source to follow its imports, while the page runs."""
     code = f"""

@@ -429,9 +429,17 @@ def _machinery(frame: FrameType | None) -> bool:
     """Whether a read or a listing made from ``frame`` (the caller of the audited function) is
     the import system's (importing, finding distributions: followed by
     :mod:`lessonkit.execute.imports`) or lessonkit's execution machinery's (reading a module's
-    source to follow its imports): the innermost frame outside the standard library decides."""
+    source to follow its imports): the innermost frame outside the standard library decides.
+
+    A loader's ``get_data`` reads a module's code when importing, and a package's data for
+    ``pkgutil.get_data``: the latter is a read."""
     if frame is not None and frame.f_code.co_filename.startswith(_IMPORT_SYSTEM):
-        return True
+        caller = frame.f_back
+        data = frame.f_code.co_name == "get_data" and caller is not None
+        if not (
+            data and caller.f_code.co_name == "get_data" and "pkgutil" in caller.f_code.co_filename
+        ):
+            return True
     while frame is not None:
         name = frame.f_code.co_filename
         if not name.startswith(_STDLIB) or "-packages" in name:
