@@ -63,7 +63,8 @@ def split_source(text: str) -> Split:
 def read_front_matter(yaml_text: str) -> dict[str, Any]:
     """The front matter's keys and values; LessonError (with its line) unless it is a mapping.
 
-    MkDocs shows any other front matter, an empty one too, as the page's text.
+    MkDocs shows any other front matter, an empty one too, as the page's text. Lines are the
+    file's: the front matter starts on line 2, after ``---``.
 
     >>> read_front_matter("title: T\\n")
     {'title': 'T'}
@@ -71,16 +72,23 @@ def read_front_matter(yaml_text: str) -> dict[str, Any]:
     Traceback (most recent call last):
     lessonkit.core.problems.LessonError: <markdown>:2: error: front matter is empty
       hint: remove the --- lines, or write key: value lines between them, e.g. title: T
+    >>> read_front_matter("title: T\\nsummary: 'never closed\\n")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: <markdown>:4: error: invalid YAML front matter: found \
+unexpected end of stream (while scanning a quoted scalar that starts at line 3, column 10)
+      hint: fix the YAML between ---
     """
     lines = "key: value lines between them, e.g. title: T"
     try:
         meta = yaml.load(yaml_text, Loader=_SAFE_LOADER)
-    except (yaml.YAMLError, ValueError) as error:  # ValueError: e.g. a date like 2024-02-30
-        mark = getattr(error, "problem_mark", None)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
         line = mark.line + 2 if mark else 2
-        raise LessonError(
-            [Problem(f"invalid YAML front matter: {error}", line, "fix the YAML between ---")]
-        ) from None
+        message = f"invalid YAML front matter: {_yaml_message(error)}"
+        raise LessonError([Problem(message, line, _FIX)]) from None
+    except (yaml.YAMLError, ValueError) as error:  # ValueError: e.g. a date like 2024-02-30
+        line = _unreadable_value_line(yaml_text)
+        raise LessonError([Problem(f"invalid YAML front matter: {error}", line, _FIX)]) from None
     if meta is None:
         hint = f"remove the --- lines, or write {lines}"
         raise LessonError([Problem("front matter is empty", 2, hint)])
@@ -88,6 +96,48 @@ def read_front_matter(yaml_text: str) -> dict[str, Any]:
         hint = f"write {lines.replace('them', 'the --- lines')}"
         raise LessonError([Problem("front matter must be a mapping of keys to values", 2, hint)])
     return meta
+
+
+_FIX = "fix the YAML between ---"
+
+
+def _yaml_message(error: yaml.MarkedYAMLError) -> str:
+    """What is wrong, and where what it is in began, in the file's lines (PyYAML's own message
+    counts the front matter's lines)."""
+    message = error.problem or error.context or "cannot read it"
+    start, at = error.context_mark, error.problem_mark
+    elsewhere = start and (at is None or (start.line, start.column) != (at.line, at.column))
+    if error.context and error.problem and elsewhere:
+        message += f" ({error.context} that starts at line {start.line + 2}, column "
+        message += f"{start.column + 1})"
+    return message
+
+
+def _unreadable_value_line(yaml_text: str) -> int:
+    """The file line of the first value YAML reads but cannot make (2 if none is found).
+
+    >>> _unreadable_value_line("title: T\\ndate: 2024-02-30\\n")
+    3
+    """
+    loader = _SAFE_LOADER(yaml_text)
+    try:
+        nodes = [loader.get_single_node()]
+        while nodes:
+            node = nodes.pop(0)
+            if isinstance(node, yaml.ScalarNode):
+                try:
+                    loader.construct_object(node)
+                except ValueError:
+                    return node.start_mark.line + 2
+            elif isinstance(node, yaml.MappingNode):
+                nodes[:0] = [n for pair in node.value for n in pair]
+            elif isinstance(node, yaml.SequenceNode):
+                nodes[:0] = node.value
+    except yaml.YAMLError:
+        pass
+    finally:
+        loader.dispose()
+    return 2
 
 
 def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:

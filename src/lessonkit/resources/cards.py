@@ -22,44 +22,99 @@ from html import escape
 from typing import Any
 from urllib.parse import urlparse
 
-from lessonkit.core.problems import Problem
+import yaml
 
+from lessonkit.core.problems import Problem
+from lessonkit.core.source import key_line, split_source
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("Video", "Tool", "Article", "Paper", "Book", "Course")
 FIELDS = ("kind", "title", "author", "url", "note")
 
 
 def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
-    """Problems in ``meta["resources"]``; lines point at the ``resources:`` key in ``source``."""
+    """Problems in ``meta["resources"]``, each at its line in ``source`` (the page's text): an
+    entry's problem at the field it is about, else at the entry's ``-`` line.
+
+    >>> text = "---\\nresources:\\n  - kind: Video\\n    url: ftp://x\\n---\\n"
+    >>> for p in check_resources({"resources": [{"kind": "Video", "url": "ftp://x"}]}, text):
+    ...     print(p.line, p.message)
+    3 resource 1 lacks title, author, note
+    4 resource 1 url 'ftp://x' is not http(s)
+    """
     resources = meta.get("resources")
     if resources is None:
         return []
-    line = next(
-        (n for n, text in enumerate(source.splitlines(), 1) if text.startswith("resources:")), 1
-    )
+    where = _Lines(source)
     example = "- kind: Video\n  title: ...\n  author: ...\n  url: https://...\n  note: ..."
     if not isinstance(resources, list):
-        return [Problem("resources must be a list", line, f"write entries like:\n{example}")]
+        return [Problem("resources must be a list", where.key(), f"write entries like:\n{example}")]
     problems = []
     for number, item in enumerate(resources, 1):
-        where = f"resource {number}"
+        name = f"resource {number}"
         if not isinstance(item, dict):
-            problems.append(Problem(f"{where} is not a mapping", line, example))
+            problems.append(Problem(f"{name} is not a mapping", where.entry(number), example))
             continue
         missing = [f for f in FIELDS if not str(item.get(f) or "").strip()]
         if missing:
-            problems.append(
-                Problem(f"{where} lacks {', '.join(missing)}", line, f"every resource has {FIELDS}")
-            )
-        unknown = sorted(set(item) - set(FIELDS))
+            message = f"{name} lacks {', '.join(missing)}"
+            problems.append(Problem(message, where.entry(number), f"every resource has {FIELDS}"))
+        unknown = sorted(set(item) - set(FIELDS), key=str)
         if unknown:
-            problems.append(Problem(f"{where} has unknown keys {unknown}", line, f"use {FIELDS}"))
+            line = where.entry(number, unknown[0])
+            problems.append(Problem(f"{name} has unknown keys {unknown}", line, f"use {FIELDS}"))
         if item.get("kind") and item["kind"] not in KINDS:
             hint = f"kind is one of {', '.join(KINDS)}"
-            problems.append(Problem(f"{where} has kind {item['kind']!r}", line, hint))
+            line = where.entry(number, "kind")
+            problems.append(Problem(f"{name} has kind {item['kind']!r}", line, hint))
         url = str(item.get("url") or "")
         if url and urlparse(url).scheme not in ("http", "https"):
-            problems.append(Problem(f"{where} url {url!r} is not http(s)", line, "use https://"))
+            line = where.entry(number, "url")
+            problems.append(Problem(f"{name} url {url!r} is not http(s)", line, "use https://"))
     return problems
+
+
+class _Lines:
+    """Where the ``resources:`` key, its entries and their fields are in a page's text (its
+    front matter's YAML nodes, read only when a problem needs a line)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._entries: list[tuple[int, dict[str, int]]] | None = None
+
+    def key(self) -> int:
+        return key_line(self.source, "resources")
+
+    def entry(self, number: int, field: object = None) -> int:
+        """The line of entry ``number`` (1-based), or of its ``field`` when it has one."""
+        if self._entries is None:
+            self._entries = _entry_lines(self.source)
+        if number > len(self._entries):
+            return self.key()
+        line, fields = self._entries[number - 1]
+        return fields.get(str(field), line)
+
+
+def _entry_lines(source: str) -> list[tuple[int, dict[str, int]]]:
+    """For each entry of ``resources:``, its file line and the file line of each of its keys."""
+    front_matter = split_source(source).front_matter
+    try:
+        root = yaml.compose(front_matter or "", Loader=_LOADER)
+    except yaml.YAMLError:
+        return []
+    first = 2  # the front matter's YAML starts on the file's second line, after ---
+    value = next(
+        (v for k, v in getattr(root, "value", []) if getattr(k, "value", None) == "resources"),
+        None,
+    )
+    if not isinstance(value, yaml.SequenceNode):
+        return []
+    entries = []
+    for node in value.value:
+        pairs = node.value if isinstance(node, yaml.MappingNode) else []
+        fields = {str(k.value): k.start_mark.line + first for k, _ in pairs}
+        entries.append((node.start_mark.line + first, fields))
+    return entries
 
 
 def resources_html(resources: list[dict[str, str]]) -> str:
