@@ -1,5 +1,10 @@
 """Find what a page executes: ``python exec`` fences, ``pycon`` doctests and ``{{ values }}``.
 
+A fence that looks executable in another spelling (```` ```py exec ````, ```` ```python3 exec ````,
+markdown-exec's ```` ```python exec="1" ````, ```` ```{.python exec} ````, ```` ```pycon exec ````,
+``exec`` after other options, or a ``python exec`` fence in a block quote, which nothing runs)
+is an error with the spelling lessonkit runs: :func:`near_miss`.
+
 A page's *program* is its steps in document order. Blocks share one namespace per page; an
 inline value is evaluated after every block above it. Line numbers are 1-based in the text
 parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the real file line.
@@ -18,6 +23,7 @@ parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import re
@@ -102,7 +108,8 @@ class Program:
 
 
 def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
-    """Parse ``text`` into a :class:`Program`; raise :class:`LessonError` on bad block options."""
+    """Parse ``text`` into a :class:`Program`; raise :class:`LessonError` on bad block options
+    and on fences that look executable but are not lessonkit's syntax (:func:`near_miss`)."""
     program = Program(page=page)
     problems: list[Problem] = []
     lines = text.split("\n")
@@ -111,6 +118,8 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     for fence in fences(lines):
         if values:
             _parse_values(lines, prose, fence.start, line_offset, program, problems)
+        if "ex" in fence.info.lower() and (miss := near_miss(fence.info)):
+            problems.append(Problem(miss[0], fence.start + 1 + line_offset, miss[1]))
         prose = fence.end + 1
         words = fence.info.split(None, 1)
         language = words[0].lower() if words else ""
@@ -128,9 +137,109 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
             program.spans.append(Span(index, end + 1, fence.indent))
     if values:
         _parse_values(lines, prose, len(lines), line_offset, program, problems)
+    if ">" in text and "ex" in text:
+        problems += _quoted_fences(lines, line_offset)
     if problems:
-        raise LessonError(problems)
+        raise LessonError(sorted(problems, key=lambda p: p.line or 0))
     return program
+
+
+_EXEC = "exec"
+_RUNS = "lessonkit runs ```python exec blocks (and ```pycon doctests)"
+_QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
+"""An opening fence behind a block quote's ``>``, which :func:`fences` does not look for."""
+
+
+def near_miss(info: str) -> tuple[str, str] | None:
+    """The message and hint when a fence's ``info`` string asks to execute in a spelling
+    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax).
+
+    >>> near_miss('python exec source="hide"') is None, near_miss("python") is None
+    (True, True)
+    >>> print(*near_miss("py exec"), sep="\\n")
+    ```py exec does not run: lessonkit runs ```python exec blocks (and ```pycon doctests)
+    did you mean ```python exec?
+    >>> near_miss('{.python exec="1" title="a.py"}')[1]
+    'did you mean ```python exec title="a.py"?'
+    >>> near_miss("python-exec")[1]
+    'did you mean ```python exec?'
+    >>> near_miss("pycon exec")[1]
+    'a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)'
+    """
+    words = _info_words(info)
+    if not words:
+        return None
+    own = not info.lstrip().startswith("{") and words[0].lower() == "python"
+    if glued := _GLUED.fullmatch(words[0].lower()):  # python-exec, python,exec, pythonexec
+        words[:1] = [glued["language"], glued["exec"]]
+        own = False
+    language = words[0].lower().lstrip(".")
+    wanted = [n for n, w in enumerate(words[1:], 1) if _is_exec(w)]
+    if not wanted:
+        return None
+    if own and wanted == [1] and words[1] == _EXEC:
+        return None  # lessonkit's own syntax
+    others = [w for n, w in enumerate(words[1:], 1) if n not in wanted and not w.startswith(".")]
+    written = "```" + info.strip()
+    message = f"{written} does not run: {_RUNS}"
+    if language == "pycon":
+        return (
+            message,
+            "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)",
+        )
+    suggestion = " ".join(["```python exec", *others])
+    if language not in _PYTHONS and difflib.get_close_matches(language, _PYTHONS, n=1) == []:
+        hint = (
+            f"only Python runs: write {suggestion} for Python code, or drop exec to show the code"
+        )
+        return message, hint
+    return message, f"did you mean {suggestion}?"
+
+
+_GLUED = re.compile(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
+"""A language and ``exec`` written as one word."""
+_PYTHONS = ("python", "py", "python3", "py3", "python2", "ipython", "ipython3", "pyodide")
+"""Names of Python that a fence may be given (the near misses of ``python``)."""
+
+
+def _info_words(info: str) -> list[str]:
+    """A fence's info string as words: ``python exec title="x"``, or an attribute list
+    ``{.python .exec title="x"}`` (its braces dropped)."""
+    text = info.strip()
+    if text.startswith("{"):
+        text = text.strip("{} ")
+    return _WORD.findall(text)
+
+
+_WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
+"""A word of an info string, quoted values kept as written (``title="a b"``)."""
+
+
+def _is_exec(word: str) -> bool:
+    """Whether an info string's word asks to execute: ``exec``, ``.exec``, ``exec="1"``,
+    ``execute``, ``EXEC``, ``exe``..."""
+    name = word.lower().lstrip(".").split("=", 1)[0].strip("\"':,;")
+    return name in (_EXEC, "execute", "exec-code", "run-exec") or bool(
+        difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8)
+    )
+
+
+def _quoted_fences(lines: list[str], line_offset: int) -> list[Problem]:
+    """A problem for each fence in a block quote that asks to execute: nothing runs there."""
+    problems = []
+    for index, line in enumerate(lines):
+        m = _QUOTED_FENCE.fullmatch(line)
+        if m is None or "ex" not in m["info"].lower():
+            continue
+        info = m["info"].strip()
+        words = _info_words(info)
+        miss = near_miss(info)
+        if miss is None and not (words[1:2] == [_EXEC] and words[0].lower() == "python"):
+            continue
+        message = f"```{info} in a block quote does not run: nothing executes inside a quote"
+        hint = "take the block out of the quote (a block before it can compute what the quote says)"
+        problems.append(Problem(message, index + 1 + line_offset, hint))
+    return problems
 
 
 def _dedent(lines: list[str], indent: str) -> list[str]:
