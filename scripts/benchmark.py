@@ -21,10 +21,16 @@ ratio the machine's load does not move.
 
 It prints the medians as Markdown tables with ratios to the floor, then checks the targets.
 
+``--hosts`` measures the host instead, side by side in one run: the floor and lessonkit cold and
+warm under MkDocs (``mkdocs build``) and under Zensical (``lessonkit prepare`` then ``zensical
+build --clean``: Zensical converts every page, as MkDocs does), each ratio to that host's own
+floor (the same pages without lessonkit, built by the same host just before and just after).
+
     .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
     .venv/bin/python scripts/benchmark.py --write-docs    # also record it on the docs page
     .venv/bin/python scripts/benchmark.py --instructions   # also count instructions
     .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --turns 1 --check
+    .venv/bin/python scripts/benchmark.py --hosts --pages 20 --runs 3   # MkDocs and Zensical
 """
 
 from __future__ import annotations
@@ -241,6 +247,99 @@ class Site:
     def build(self) -> float:
         """Run ``mkdocs build`` in a fresh process; return its wall-clock seconds."""
         return timed(self.command(), f"the {self.flavour} build")
+
+
+HOSTS = ("MkDocs", "Zensical")
+HOST_ROWS = {
+    "floor": "floor: blocks shown as plain code",
+    "cold": "lessonkit, cold (empty cache)",
+    "warm": "lessonkit, warm (nothing changed)",
+}
+ZENSICAL_LINES = """\
+  - lessonkit.hosts.zensical
+extra_css: [assets/lessonkit/lessonkit.css]
+extra_javascript: [assets/lessonkit/lessonkit.js]
+watch: [docs]
+"""
+
+
+@dataclass
+class HostSite(Site):
+    """One flavour of the synthetic site built by ``host``: MkDocs or Zensical."""
+
+    host: str = "MkDocs"
+
+    def write(self) -> None:
+        super().write()
+        if self.host == "Zensical" and self.flavour == "lessonkit":
+            config = self.root / "mkdocs.yml"
+            config.write_text(config.read_text() + ZENSICAL_LINES)
+
+    def build(self) -> float:
+        """One whole build in fresh processes (Zensical: ``lessonkit prepare`` first)."""
+        if self.host == "MkDocs":
+            return super().build()
+        config = str(self.root / "mkdocs.yml")
+        seconds = 0.0
+        if self.flavour == "lessonkit":
+            prepare = [sys.executable, "-m", "lessonkit.cli", "-f", config, "prepare"]
+            seconds += timed(prepare, "lessonkit prepare")
+        zensical = [sys.executable, "-m", "zensical", "build", "--clean", "--strict", "-f", config]
+        return seconds + timed(zensical, f"the Zensical {self.flavour} build")
+
+
+def measure_hosts(
+    pages: int, runs: int, turns: int, folder: Path, progress: Callable[[str], None]
+) -> dict[str, dict[str, list[float]]]:
+    """Each host's floor and lessonkit cold and warm builds, each divided by the mean of that
+    host's floor builds right before and right after it: host -> scenario -> ratios (and
+    ``<scenario> s`` -> seconds)."""
+    sites = {
+        (host, flavour): HostSite(folder / f"{host}-{flavour}", flavour, pages, host)
+        for host in HOSTS
+        for flavour in ("floor", "lessonkit")
+    }
+    for site in sites.values():
+        site.write()
+    found: dict[str, dict[str, list[float]]] = {
+        host: {key: [] for name in HOST_ROWS for key in (name, f"{name} s")} for host in HOSTS
+    }
+    for run in range(runs):
+        progress(f"{pages} pages, hosts: run {run + 1} of {runs}")
+        for host in HOSTS:
+            floor, lessonkit = sites[host, "floor"], sites[host, "lessonkit"]
+            cache = lessonkit.root / ".lessonkit"
+            before = floor.build()
+            found[host]["floor s"].append(before)
+            for scenario in ["cold"] + ["warm"] * turns:
+                if scenario == "cold":
+                    shutil.rmtree(cache, ignore_errors=True)
+                stamps = stored(cache)
+                seconds = lessonkit.build()
+                ran = sum(stamps.get(n) != stamp for n, stamp in stored(cache).items())
+                if ran != (pages if scenario == "cold" else 0):
+                    raise SystemExit(f"{host}: the {scenario} build ran {ran} pages")
+                after = floor.build()
+                found[host]["floor s"].append(after)
+                found[host][f"{scenario} s"].append(seconds)
+                found[host][scenario].append(seconds / ((before + after) / 2))
+                before = after
+    for host in HOSTS:
+        found[host]["floor"] = [1.0]
+    return found
+
+
+def hosts_table(pages: int, runs: int, found: dict[str, dict[str, list[float]]]) -> str:
+    head = f"| {pages} pages, {runs} runs | " + " | ".join(f"{h} (s) | x floor" for h in HOSTS)
+    lines = [head + " |", "| --- |" + " ---: | ---: |" * len(HOSTS)]
+    for key, label in HOST_ROWS.items():
+        medians = [
+            (statistics.median(found[h][f"{key} s"]), statistics.median(found[h][key]))
+            for h in HOSTS
+        ]
+        cells = [f"{seconds:.2f} | {ratio:.2f}" for seconds, ratio in medians]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def blocks_script(seeds: list[int]) -> str:
@@ -589,6 +688,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also count one floor and one warm build's instructions with valgrind",
     )
+    parser.add_argument(
+        "--hosts",
+        action="store_true",
+        help="measure the host instead: floor and lessonkit cold/warm under MkDocs and Zensical",
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument(
@@ -601,6 +705,8 @@ def main(argv: list[str] | None = None) -> int:
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
+    if args.hosts:
+        return main_hosts(args, progress)
     with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
         folder = args.keep or Path(temporary)
         snapshot(folder)
@@ -638,6 +744,39 @@ def main(argv: list[str] | None = None) -> int:
         write_section(DOCS_PAGE, SECTION, docs_section(out))
         print(f"\nwrote the {SECTION[3:]!r} section of {DOCS_PAGE.relative_to(ROOT)}")
     return 1 if args.check and failed else 0
+
+
+HOSTS_SECTION = "## Build speed by host"
+
+
+def main_hosts(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+    """``--hosts``: one table per site size, MkDocs and Zensical side by side."""
+    if importlib.util.find_spec("zensical") is None:
+        raise SystemExit('zensical is missing: pip install -e ".[zensical]"')
+    with tempfile.TemporaryDirectory(prefix="lessonkit-bench-hosts-") as temporary:
+        folder = args.keep or Path(temporary)
+        snapshot(folder)
+        out = [
+            f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
+            f"{args.turns} warm builds in each, every build between two floor builds"
+        ]
+        print(out[0] + "\n", flush=True)
+        for pages in sorted(args.pages):
+            found = measure_hosts(pages, args.runs, args.turns, folder / f"{pages}-pages", progress)
+            out.append(hosts_table(pages, args.runs, found))
+            print(out[-1], end="\n\n", flush=True)
+    if args.write_docs:
+        section = (
+            f"{HOSTS_SECTION}\n\n`scripts/benchmark.py --hosts` builds the same synthetic site "
+            "under MkDocs (`mkdocs build`) and under Zensical (`lessonkit prepare`, then `zensical "
+            "build --clean`, which converts every page as MkDocs does), without lessonkit (the "
+            "floor) and with it, cold and warm; each build is divided by the mean of its own "
+            "host's floor builds right before and after it.\n\n"
+            f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
+        )
+        write_section(DOCS_PAGE, HOSTS_SECTION, section)
+        print(f"wrote the {HOSTS_SECTION[3:]!r} section of {DOCS_PAGE.relative_to(ROOT)}")
+    return 0
 
 
 def docs_section(out: list[str]) -> str:

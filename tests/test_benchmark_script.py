@@ -127,3 +127,22 @@ def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
     assert measured.ratio("warm") == pytest.approx(1.1)  # the floor before alone: 1.47
     assert measured.ratio("cold") == pytest.approx(3.0 / 4.0)  # once a run: the run's median
     assert measured.ratio("floor") == 1.0
+
+
+def test_hosts_gives_each_host_its_floor_and_lessonkit_cold_and_warm() -> None:
+    """``--hosts``: MkDocs and Zensical side by side, each ratio to that host's own floor (the
+    script fails when a cold build does not run every page or a warm one runs any)."""
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--hosts", "--pages", "1", "--runs", "1", "--turns", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| 1 pages, 1 runs | MkDocs (s) | x floor | Zensical (s) | x floor |" in done.stdout
+    for scenario in ("floor: blocks shown as plain code", *SCENARIOS[3:5]):
+        row = rf"^\| {re.escape(scenario)} \| {NUMBER} \| ({NUMBER}) \| {NUMBER} \| ({NUMBER}) \|$"
+        match = re.search(row, done.stdout, re.MULTILINE)
+        assert match, f"no row for {scenario!r} in:\n{done.stdout}"
+        if scenario.startswith("floor"):
+            assert match.groups() == ("1.00", "1.00")
