@@ -40,14 +40,17 @@ def test_cached_pages_do_not_run_again(engine: Engine) -> None:
     assert second.steps[0].stdout == first.steps[0].stdout == "once\n"
 
 
-def test_one_worker_serves_many_pages(engine: Engine) -> None:
-    pids = set()
+def test_one_worker_serves_many_pages_each_in_a_process_of_its_own(engine: Engine) -> None:
+    workers, pages = set(), set()
     for n in range(3):
         program = parse_program(
-            f"```python exec\nimport os\npid{n} = os.getpid()\n```\n\n{{{{ pid{n} }}}}\n"
+            f"```python exec\nimport os\nids{n} = os.getppid(), os.getpid()\n```\n\n"
+            f"{{{{ ids{n}[0] }}}} {{{{ ids{n}[1] }}}}\n"
         )
-        pids.add(engine.result(program, f"docs/p{n}.md").steps[-1].text)
-    assert len(pids) == 1
+        worker, page = (s.text for s in engine.result(program, f"docs/p{n}.md").steps[-2:])
+        workers.add(worker)
+        pages.add(page)
+    assert len(workers) == 1 and len(pages) == 3
 
 
 def test_a_block_stuck_in_c_code_is_killed_and_reported(engine: Engine) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import os
 import signal
 import sys
@@ -29,14 +30,18 @@ _PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
 
 
-def _prctl(option: int, value: int) -> bool:
-    if not _LINUX:
-        return False
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def _prctl(option: int, value: int) -> bool:
+    libc = _libc() if _LINUX else None
+    prctl = getattr(libc, "prctl", None)
+    return prctl is not None and prctl(option, value, 0, 0, 0) == 0
 
 
 def become_subreaper() -> bool:
@@ -165,17 +170,22 @@ def kill_group(pgid: int) -> None:
 
 
 def limit_memory(limit: int) -> None:
-    """Cap this process's address space at ``limit`` bytes (its children inherit the cap).
+    """Cap the memory this process may allocate at ``limit`` bytes (its children inherit the cap).
 
-    An allocation past the cap fails (``MemoryError`` in Python and numpy) instead of the
-    machine swapping or its out-of-memory killer choosing a victim.
+    On Linux the cap is ``RLIMIT_DATA``: the private writable memory a process maps (the heap,
+    numpy's arrays, thread stacks), not the address space it reserves or the libraries it
+    shares, so programs that reserve much and use little (a JavaScript engine, Go) still run.
+    Elsewhere it is ``RLIMIT_AS``, where the system enforces it. An allocation past the cap
+    fails (``MemoryError`` in Python and numpy) instead of the machine swapping or its
+    out-of-memory killer choosing a victim.
     """
     import resource
 
+    kind = resource.RLIMIT_DATA if _LINUX else resource.RLIMIT_AS
     with contextlib.suppress(ValueError, OSError):
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        _, hard = resource.getrlimit(kind)
         cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        resource.setrlimit(kind, (cap, cap))
 
 
 _CRASHES = {

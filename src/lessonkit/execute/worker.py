@@ -1,38 +1,81 @@
-"""Worker processes that run page programs, with a timeout per block.
+"""Worker processes that run pages, each page in a fresh process of its own.
 
-A worker imports the runner once, then runs job after job; each job gets a fresh namespace and a
-fresh temporary working folder. The parent times every step: a worker that overruns a block's
-timeout is killed (C code included) and replaced on next use. A worker that holds a lessonkit
-module whose file has changed since it imported it (``mkdocs serve``) refuses its next job and is
-replaced too (see :mod:`lessonkit.execute.imports`).
+A worker imports what every page needs once (numpy, matplotlib, lessonkit's runner), then forks
+a *page process* for each page: a copy of the worker as it was before any page ran. The page runs
+there, in a fresh temporary working folder, and the process exits. So nothing a page changes in
+its process (numpy's print options, the random generators, ``os.environ``, ``sys.path``, a patched
+lab function, builtins, signal handlers, the working folder, what it imported...) can reach
+another page, whatever the order pages run in and whichever worker runs them. A fork of a worker
+that holds numpy and matplotlib costs a few milliseconds.
+
+The worker times every step of its page: a page process that overruns a block's timeout is
+killed (C code included). Nothing a page starts outlives it: the page process leads a process
+group of its own, and on Linux the worker is a child subreaper, so processes that lesson code
+starts (a ``subprocess.Popen``, a double-forked daemon) become the worker's children once their
+parent is gone, and the worker kills them all when the page ends, before it hands the page's
+result to the build (:mod:`~lessonkit.execute.processes`).
+A page process dies with its worker (``PR_SET_PDEATHSIG``). A worker whose build is gone (its
+pipe to the build closed: the build was killed) kills its page and exits; a build interrupted
+with Ctrl-C stops its workers before it waits for their threads. A page's memory is capped
+(:data:`MEMORY_LIMIT`) and so is its output (:data:`~lessonkit.execute.runner.
+OUTPUT_LIMIT`). A page process that dies is reported with what killed it.
+
+A worker that holds a lessonkit module whose file has changed since it imported it (``mkdocs
+serve``) refuses its next job and is replaced (see :mod:`lessonkit.execute.imports`).
 
 Where the platform has it (Linux, macOS), workers are forked from multiprocessing's fork
 server, which imports :data:`PRELOAD` once for all workers (and for replacements); elsewhere each
-worker is a fresh ``spawn`` process that imports what it needs itself.
+worker is a fresh ``spawn`` process that imports what it needs itself and runs its pages in its
+own process, one after another (no fork there: pages of one worker share its state).
 """
 
 from __future__ import annotations
 
+import atexit
+import concurrent.futures.thread  # noqa: F401  (its exit hook must be registered before ours)
+import contextlib
+import gc
+import importlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
+import shutil
+import signal
 import sys
 import tempfile
 import threading
 import traceback
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
+from lessonkit.execute import processes
+from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
+from lessonkit.execute.runner import OUTPUT_LIMIT
 
 STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import its libraries."""
 
 STALE_RETRIES = 3
 """Fresh workers a job may try when the one it got holds edited lessonkit files."""
+
+MEMORY_LIMIT = 4 * 2**30
+"""Bytes of memory a page's process may allocate (see :func:`~lessonkit.execute.processes.
+limit_memory`); each process the page starts may too."""
+
+GRACE = 10.0
+"""Seconds past a block's timeout the build waits for a worker before it kills the worker
+itself (the worker times its page; this is for a worker that stopped answering)."""
+
+HASH_SEED = "0"
+"""``PYTHONHASHSEED`` of the fork server and workers: ``print({"a", "b"})`` prints the same in
+every build (string hashing is otherwise randomised per process, and so is a set's order)."""
 
 PRELOAD = ("numpy", "matplotlib.pyplot")
 """What the fork server imports once, before it forks workers: a speed choice, never a result.
@@ -44,6 +87,8 @@ a page imports, preloaded or not, is recorded as it runs, and its cache entry fo
 No lessonkit module is preloaded: the fork server lives as long as ``mkdocs serve`` does, and a
 worker must import lessonkit's files as they are when it starts.
 """
+
+_FORKS = hasattr(os, "fork")
 
 
 class WorkerStale(Exception):
@@ -63,8 +108,22 @@ class Job:
     private: tuple[Path, ...] = ()
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What a page may take: seconds per block (unless it sets ``timeout=``), characters of
+    output, bytes of memory."""
+
+    timeout: float = 10.0
+    output: int = OUTPUT_LIMIT
+    memory: int = MEMORY_LIMIT
+
+    def of(self, step: Step | None) -> float:
+        """The seconds ``step`` may run."""
+        return float(step.option("timeout") or self.timeout) if step else self.timeout
+
+
 class Worker:
-    """One worker process and the pipe to it."""
+    """One worker process and the pipe to it (the build's side)."""
 
     def __init__(self) -> None:
         context = _context()
@@ -77,35 +136,39 @@ class Worker:
             raise RuntimeError("a lessonkit worker did not start within 120 s")
         self.conn.recv()  # "ready"
 
-    def run(self, job: Job, default_timeout: float) -> PageResult:
-        """Run ``job``; on a block's timeout, kill this worker and report the block."""
-        self.conn.send(job)
-        timeout = default_timeout
+    def run(self, job: Job, limits: Limits) -> PageResult:
+        """Run ``job``; the worker times its blocks, this waits for it (with :data:`GRACE`)."""
         step = None
-        while True:
-            if not self.conn.poll(timeout):
-                self.stop()
-                return _timeout_result(job, step, timeout)
-            try:
+        try:
+            self.conn.send((job, limits))
+            while True:
+                if not self.conn.poll(limits.of(step) + GRACE):
+                    self.stop()
+                    return _timeout_result(job, step, limits.of(step))
                 kind, payload = self.conn.recv()
-            except EOFError:
-                self.stop()
-                return _crash_result(job, step)
-            if kind == "done":
-                return payload
-            if kind == "stale":
-                self.stop()
-                raise WorkerStale(payload)
-            step = job.program.steps[payload]
-            timeout = float(step.option("timeout") or default_timeout)
+                if kind == "done":
+                    return payload
+                if kind == "stale":
+                    self.stop()
+                    raise WorkerStale(payload)
+                step = job.program.steps[payload]
+        except (EOFError, OSError):  # the worker died, or the build is stopping it
+            self.stop()
+            return _lost_result(job, step)
 
     def alive(self) -> bool:
         return self.process.is_alive()
 
     def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
+        """Stop the worker: it kills its page and what that started, then exits (SIGTERM);
+        one that does not answer is killed with everything below it."""
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            if self.process.is_alive():
+                self.process.terminate()
+                self.process.join(2)
+            if self.process.is_alive() and self.process.pid:
+                processes.kill_tree(self.process.pid)
+            self.process.join()
         self.conn.close()
 
 
@@ -123,10 +186,25 @@ def warm_up() -> None:
     if _context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
-        forkserver.ensure_running()
+        with _START_LOCK, _hash_seed():
+            forkserver.ensure_running()
 
 
 _START_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _hash_seed() -> Iterator[None]:
+    """Start processes with :data:`HASH_SEED` (they inherit this process's environment)."""
+    saved = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = HASH_SEED
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["PYTHONHASHSEED"]
+        else:
+            os.environ["PYTHONHASHSEED"] = saved
 
 
 def _start(process: multiprocessing.process.BaseProcess) -> None:
@@ -138,7 +216,7 @@ def _start(process: multiprocessing.process.BaseProcess) -> None:
     lessonkit's own objects, so the file is hidden while the process starts.
     """
     main = sys.modules.get("__main__")
-    with _START_LOCK:
+    with _START_LOCK, _hash_seed():
         path = main.__dict__.pop("__file__", None) if main else None
         try:
             process.start()
@@ -147,48 +225,87 @@ def _start(process: multiprocessing.process.BaseProcess) -> None:
                 main.__file__ = path
 
 
-def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:
+def _problem(job: Job, step: Step | None, message: str, hint: str) -> PageResult:
     line = step.header_line if step else None
-    problem = Problem(
+    return PageResult(problems=[Problem(message, line, hint).at(job.display_path)])
+
+
+def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:
+    return _problem(
+        job,
+        step,
         f"TimeoutError: the block ran longer than {timeout:g} s and was stopped",
-        line,
         "make it faster, or give this block more time with timeout=SECONDS",
     )
-    return PageResult(problems=[problem.at(job.display_path)])
 
 
-def _crash_result(job: Job, step: Step | None) -> PageResult:
-    line = step.header_line if step else None
-    problem = Problem(
-        "the worker running this block died (out of memory, or a crash in compiled code)",
-        line,
-        "run the block in a plain Python process to see what kills it",
+def _lost_result(job: Job, step: Step | None) -> PageResult:
+    return _problem(
+        job,
+        step,
+        "the lessonkit worker running this page stopped (the build is stopping, or it was "
+        "killed from outside)",
+        "build again; if it happens again, run the page's code in a plain Python process",
     )
-    return PageResult(problems=[problem.at(job.display_path)])
+
+
+def _death_result(job: Job, step: Step | None, status: int, limits: Limits) -> PageResult:
+    """What to say when a page's process ended without a result."""
+    how = processes.describe_exit(status)
+    if processes.crashed(status):
+        hint = (
+            "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
+            "Python process to find the call"
+        )
+    elif os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        how += f", perhaps out of memory (a page may use {format_size(limits.memory)})"
+        hint = "use less memory, or run the block in a plain Python process to see what kills it"
+    else:
+        hint = "lesson code may not end its process (os._exit, os.kill, os.abort): remove that"
+    what = "this block" if step and step.kind == "exec" else "this step" if step else "the page"
+    return _problem(job, step, f"the page's process {how} while {what} ran", hint)
 
 
 class WorkerPool:
-    """Up to ``size`` workers, started on first use and reused across jobs (and rebuilds)."""
+    """Up to ``size`` workers, started on first use and reused across jobs (and rebuilds).
 
-    def __init__(self, size: int, default_timeout: float) -> None:
+    ``output_limit`` and ``memory_limit`` bound what each page may produce and use.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        default_timeout: float,
+        *,
+        output_limit: int = OUTPUT_LIMIT,
+        memory_limit: int = MEMORY_LIMIT,
+    ) -> None:
         self.size = max(1, size)
-        self.default_timeout = default_timeout
+        self.limits = Limits(float(default_timeout), output_limit, memory_limit)
         self._idle: queue.LifoQueue[Worker] = queue.LifoQueue()
         self._slots = threading.Semaphore(self.size)
         self._all: list[Worker] = []
         self._lock = threading.Lock()
+        self._closed = False
+        _POOLS.add(self)
+
+    @property
+    def default_timeout(self) -> float:
+        return self.limits.timeout
 
     def run(self, job: Job) -> PageResult:
         with self._slots:
             for _ in range(STALE_RETRIES):
+                if self._closed:
+                    return _lost_result(job, None)
                 worker = self._take()
                 try:
-                    return worker.run(job, self.default_timeout)
+                    return worker.run(job, self.limits)
                 except WorkerStale:
                     with self._lock:
                         self._all.remove(worker)
                 finally:
-                    if worker.alive():
+                    if worker.alive() and not self._closed:
                         self._idle.put(worker)
             raise RuntimeError(
                 f"lessonkit's source files kept changing while {job.display_path} ran"
@@ -205,14 +322,42 @@ class WorkerPool:
 
     def close(self) -> None:
         with self._lock:
-            for worker in self._all:
-                worker.stop()
-            self._all.clear()
+            self._closed = True
+            workers, self._all = self._all, []
+        for worker in workers:  # every worker is told first, then each is waited for
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                if worker.alive():
+                    worker.process.terminate()
+        for worker in workers:
+            worker.stop()
         self._idle = queue.LifoQueue()
+        self._closed = False  # a pool may be used again (a rebuild under mkdocs serve)
+
+
+_POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+
+
+def _stop_all_pools() -> None:
+    """At interpreter exit (a build interrupted with Ctrl-C, say), stop every worker first:
+    the threads that wait for them are joined next, and would wait out a runaway block."""
+    for pool in list(_POOLS):
+        pool.close()
+
+
+# threading's exit hooks run before non-daemon threads are joined (concurrent.futures joins its
+# threads in one, registered earlier, so this runs first); atexit would run too late.
+getattr(threading, "_register_atexit", atexit.register)(_stop_all_pools)
+
+
+# --- In the worker process ------------------------------------------------------------------
 
 
 def _serve(conn: Connection) -> None:
     """The worker's main loop (runs in the child process)."""
+    processes.become_subreaper()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when its workers stop
+    signal.signal(signal.SIGTERM, _stop_now)
+    processes.die_with_parent(signal.SIGTERM)
     from lessonkit.execute import imports
 
     imports.install()  # before what pages use is imported: see imports._later
@@ -220,41 +365,156 @@ def _serve(conn: Connection) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot
+    import numpy.random  # noqa: F401  (seeded before every page: see runner._seeded)
 
+    from lessonkit.execute import svg  # noqa: F401  (every page that draws needs them)
     from lessonkit.execute.filewatch import FileWatch
     from lessonkit.execute.runner import run_program
 
+    importlib.import_module(imports.FIGURE_STYLE)
+    imports.dependencies(["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE])  # warm caches
     imports.remember_loaded()
+    gc.freeze()  # page processes share these objects' memory instead of copying it
     conn.send("ready")
     while True:
         try:
-            job: Job = conn.recv()
+            job, limits = conn.recv()
         except EOFError:
             return
         if stale := imports.stale_sources():
             conn.send(("stale", stale))
             return
-        with tempfile.TemporaryDirectory(prefix="lessonkit-") as folder:
-            os.chdir(folder)
-            here = Path(folder).resolve()
-            try:
-                result = run_program(
-                    job.program,
-                    job.display_path,
-                    source_text=job.source_text,
-                    page_dir=job.page_dir,
-                    watch=FileWatch(list(job.watched), list(job.protected), list(job.private)),
-                    imports=imports.ImportWatch(own_folder=here),
-                    on_step=lambda index: conn.send(("start", index)),
-                )
-            except Exception:  # a bug in lessonkit itself: report it, keep serving
-                problem = Problem(
-                    "lessonkit failed while running this page (a bug in lessonkit, not the lesson)",
-                    None,
-                    "please report it with the traceback above",
-                    details=traceback.format_exc(),
-                )
-                result = PageResult(problems=[problem.at(job.display_path)])
-            os.chdir("/")
-            imports.forget_folder(here)
-        conn.send(("done", result))
+        folder = Path(tempfile.mkdtemp(prefix="lessonkit-")).resolve()
+        run = (run_program, FileWatch, imports)
+        try:
+            if _FORKS:
+                result = _run_page(job, limits, folder, conn, run)
+            else:
+                result = _run_here(job, limits, folder, conn, run)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+            if not _FORKS:
+                imports.forget_folder(folder)
+        conn.send(("done", result))  # nothing of the page is left by now
+
+
+_page: int | None = None
+"""The page process running now, in a worker."""
+
+
+def _stop_now(*_: object) -> None:
+    """Kill the page process and everything the page started, and exit (SIGTERM, or the build
+    is gone)."""
+    if _page is not None:
+        processes.kill_group(_page)
+    processes.kill_descendants()
+    os._exit(0)
+
+
+def _run_page(job: Job, limits: Limits, folder: Path, conn: Connection, run) -> PageResult:
+    """Run ``job`` in a page process forked from this worker; end it and all it started."""
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    try:
+        pid = os.fork()
+    except OSError as error:
+        reader.close()
+        writer.close()
+        return _problem(job, None, f"could not start a process for the page: {error}", "retry")
+    if pid == 0:  # the page process: never returns
+        _page_process(job, limits, folder, writer, (reader, conn), run)
+    global _page
+    _page = pid
+    writer.close()
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # also done by the child: whichever runs first
+    try:
+        return _watch(pid, job, limits, reader, conn)
+    finally:
+        reader.close()
+        _end_page(pid)
+
+
+def _end_page(pid: int) -> None:
+    """Kill the page process ``pid``, its group and whatever else the page left running."""
+    global _page
+    processes.kill_group(pid)
+    processes.wait_exit(pid)
+    _page = None
+    processes.kill_descendants()
+
+
+def _watch(pid: int, job: Job, limits: Limits, reader: Connection, conn: Connection) -> PageResult:
+    """Relay the page process's progress to the build, and time each step."""
+    step = None
+    while True:
+        ready = multiprocessing.connection.wait([reader, conn], limits.of(step))
+        if not ready:
+            processes.kill_group(pid)
+            return _timeout_result(job, step, limits.of(step))
+        if conn in ready:  # the build is gone (it never speaks while a page runs)
+            _stop_now()
+        try:
+            kind, payload = reader.recv()
+        except (EOFError, OSError):
+            return _death_result(job, step, processes.wait_exit(pid), limits)
+        if kind == "done":
+            return payload
+        step = job.program.steps[payload]
+        conn.send(("start", payload))
+
+
+def _page_process(job, limits, folder, writer, unused, run) -> None:
+    """The page process: run the page, send the result, exit. Never returns."""
+    code = 1
+    try:
+        for connection in unused:  # lesson code cannot reach the build's pipe
+            connection.close()
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+        processes.die_with_parent(signal.SIGKILL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        processes.limit_memory(limits.memory)
+        me = os.getpid()
+
+        def send(message: object) -> None:
+            if os.getpid() != me:  # a fork the lesson made must not speak for the page
+                os._exit(0)
+            writer.send(message)
+
+        result = _run_here(job, limits, folder, send, run)
+        send(("done", result))
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _run_here(job: Job, limits: Limits, folder: Path, conn, run) -> PageResult:
+    """Run ``job`` in this process, in ``folder``; report progress through ``conn``."""
+    run_program, FileWatch, imports = run
+    send = conn.send if isinstance(conn, Connection) else conn
+    os.chdir(folder)
+    tempfile.tempdir = str(folder)
+    try:
+        return run_program(
+            job.program,
+            job.display_path,
+            source_text=job.source_text,
+            page_dir=job.page_dir,
+            watch=FileWatch(list(job.watched), list(job.protected), list(job.private)),
+            imports=imports.ImportWatch(own_folder=folder),
+            on_step=lambda index: send(("start", index)),
+            output_limit=limits.output,
+            memory_limit=limits.memory if _FORKS else None,
+        )
+    except Exception:  # a bug in lessonkit itself: report it
+        problem = Problem(
+            "lessonkit failed while running this page (a bug in lessonkit, not the lesson)",
+            None,
+            "please report it with the traceback above",
+            details=traceback.format_exc(),
+        )
+        return PageResult(problems=[problem.at(job.display_path)])
+    finally:
+        os.chdir("/")
+        tempfile.tempdir = None

@@ -1,0 +1,79 @@
+"""A page's process: its limits (output, memory) are the pool's to set, its death is told as
+what it was, and the worker that forked it carries on."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.worker import Job, WorkerPool
+
+GiB = 2**30
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = WorkerPool(1, default_timeout=30, output_limit=8 * 2**10, memory_limit=2 * GiB)
+    yield pool
+    pool.close()
+
+
+def run(pool: WorkerPool, text: str, page: str = "page.md"):
+    return pool.run(Job(parse_program(text, page=page), f"docs/{page}", text, Path("/tmp")))
+
+
+def test_the_output_limit_is_the_pools(pool: WorkerPool) -> None:
+    assert run(pool, "```python exec\nprint('x' * 7_000)\n```\n").ok
+    problem = run(pool, "Intro\n\n```python exec\nprint('x' * 9_000)\n```\n").problems[0]
+    assert (problem.line, problem.path) == (3, "docs/page.md")
+    assert "passed its limit of 8 KiB in this block" in problem.message
+    assert problem.details == "line 4: print('x' * 9_000)"
+
+
+def test_output_counts_across_the_page_and_a_figure_counts_too(pool: WorkerPool) -> None:
+    text = "```python exec\nprint('x' * 5_000)\n```\n\n```pycon\n>>> print('y' * 5_000)\n```\n"
+    assert "in this doctest" in run(pool, text).problems[0].message
+    figure = (
+        '```python exec alt="Many points."\nimport matplotlib.pyplot as plt\n'
+        "plt.plot([i % 7 for i in range(3000)])\n```\n"
+    )
+    assert "in this block's figures" in run(pool, figure).problems[0].message
+
+
+def test_an_except_in_the_lesson_does_not_hide_the_limit(pool: WorkerPool) -> None:
+    text = "```python exec\ntry:\n    print('x' * 20_000)\nexcept BaseException:\n    pass\n```\n"
+    assert run(pool, text).problems[0].message.startswith("output too large")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS")
+def test_the_memory_limit_is_the_pools(pool: WorkerPool) -> None:
+    assert run(pool, "```python exec\nx = bytearray(GiB // 2)\n```\n".replace("GiB", str(GiB))).ok
+    problem = run(pool, f"```python exec\nx = bytearray({3 * GiB})\n```\n").problems[0]
+    assert problem.message == "MemoryError: the page needed more than its 2 GiB of memory"
+    assert problem.line == 2 and problem.hint.startswith("use less memory")
+
+
+def test_a_crash_is_told_as_one_and_the_worker_carries_on(pool: WorkerPool) -> None:
+    before = {w.process.pid for w in pool._all}
+    crash = (
+        "```python exec\nprint(1)\n```\n\n```python exec\nimport ctypes\nctypes.string_at(0)\n```\n"
+    )
+    problem = run(pool, crash).problems[0]
+    assert problem.line == 5
+    assert "killed by signal SIGSEGV (a segmentation fault) while this block ran" in problem.message
+    assert "compiled code" in problem.hint
+    assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42"
+    assert {w.process.pid for w in pool._all} == before, "a page's crash cost its worker"
+
+
+def test_a_fork_in_lesson_code_does_not_speak_for_the_page(pool: WorkerPool) -> None:
+    text = (
+        "```python exec\nimport os\nchild = os.fork()\nprint('parent' if child else 'child')\n"
+        "if child:\n    os.waitpid(child, 0)\n```\n\nDone: {{ 1 }}.\n"
+    )
+    result = run(pool, text)
+    assert result.ok, result.problems
+    assert [s.stdout or s.text for s in result.steps] == ["parent\n", "1"]

@@ -1,0 +1,60 @@
+"""Unseeded random numbers are the same in every clean build: each page's generators are seeded
+from its path before it runs (and string hashing is fixed), so builds are reproducible and pages
+independent of each other and of the order they run in."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.runner import run_program
+
+PAGE = """\
+# Chance
+
+```python exec
+import random
+
+import numpy as np
+
+print(random.random(), float(np.random.rand()), np.random.randint(1000, size=3))
+print(sorted({"query", "key", "value"}) == list({"query", "key", "value"}), {"query", "key"})
+```
+"""
+
+CONFIG = "site_name: chance\nplugins:\n  - lessonkit:\n      workers: {workers}\n"
+
+
+def _site(root: Path, workers: int) -> Path:
+    (root / "docs").mkdir(parents=True)
+    for name in ("index.md", "other.md", "third.md"):
+        (root / "docs" / name).write_text(PAGE)
+    (root / "mkdocs.yml").write_text(CONFIG.format(workers=workers))
+    return root
+
+
+def _page(path: Path) -> str:
+    """A built page without the theme's build date (the one thing MkDocs itself varies)."""
+    return re.sub(r"Build Date UTC : [^\n]*", "", path.read_text())
+
+
+def _printed(html: str) -> str:
+    return re.search(r'<pre class="lk-output"><code>(.*?)</code>', html, re.S)[1]
+
+
+def test_two_clean_builds_give_the_same_bytes(tmp_path: Path, mkdocs_build) -> None:
+    sites = [_site(tmp_path / "one", workers=1), _site(tmp_path / "two", workers=2)]
+    with ThreadPoolExecutor(2) as pool:
+        builds = list(pool.map(mkdocs_build, sites))
+    for done in builds:
+        assert done.returncode == 0, done.stderr
+    one, two = ([_page(s / "site" / p) for p in ("index.html", "other/index.html")] for s in sites)
+    assert one == two, "a page's numbers changed between two clean builds"
+    index, other = (_printed(page) for page in one)
+    assert index != other, "two pages drew the same numbers: seeds must differ per page"
+    program = parse_program(PAGE, page="index.md")
+    alone = run_program(program, "docs/index.md").steps[0].stdout
+    # The random numbers, not the set: this process hashes strings with its own random seed.
+    assert alone.split("\n")[0] == index.split("\n")[0], "the build and a bare run disagree"
