@@ -130,12 +130,12 @@ def test_check_compiles_blocks_doctests_and_values_without_running_them() -> Non
 
 def test_check_finds_links_to_missing_pages_but_not_other_links(tmp_path: Path) -> None:
     (tmp_path / "docs" / "sub").mkdir(parents=True)
-    (tmp_path / "docs" / "other.md").write_text("# Other\n")
+    (tmp_path / "docs" / "other.md").write_text("# Other\n\n## Part\n")
     (tmp_path / "docs" / "sub" / "deep.md").write_text("# Deep\n")
     body = "\n".join(
         [
             "[ok](other.md#part) [ok](sub/deep.md) [ok](/other.md) [ok](glossary.md#token)",  # 7
-            "[web](https://example.org/x.md) [anchor](#here) [file](data.csv) ![img](a.png)",
+            "[web](https://example.org/x.md) [anchor](#here) [file](data.csv) ![img](a.png){#here}",
             "`[code](nope.md)` and [typo](othr.md)",  # 9
             "```",
             "[in a fence](nope.md)",

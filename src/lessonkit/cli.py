@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.checks.recipe import check_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
@@ -59,6 +60,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         glossary=project.glossary if project else None,
         virtual_pages=project.virtual_pages if project else (),
         display=_display,
+        settings=project.settings if project else None,
+        markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
     )
     for problem in report.problems:
         print(problem.format())

@@ -3,12 +3,13 @@
 Fast enough to run on every save, and nothing is executed.
 
 What is checked, with the file's own line numbers: the front matter (valid YAML, a ``title``, a
-``description``, well-formed ``resources``, a true or false ``notebook``); ``python exec`` block
-options, and that every block, doctest example and inline value *compiles* (nothing is
-executed); quiz blocks and glossary marks (with the features' own ``check`` functions); and that
-relative links to other ``.md`` pages point at pages that exist. What only running the code can
-reveal (exceptions, doctest output, a format spec that does not fit its value) is left to the
-build.
+``description``, well-formed ``resources``, a true or false ``notebook``, no key that nothing
+reads); ``python exec`` block options, fences that look executable but are not lessonkit's
+syntax, and that every block, doctest example and inline value *compiles* (nothing is
+executed); ``///`` lines that open no block; quiz blocks and glossary marks (with the features'
+own ``check`` functions); and that relative links to other ``.md`` pages point at pages (and
+anchors) that exist. What only running the code can reveal (exceptions, doctest output, a format
+spec that does not fit its value) is left to the build.
 
 >>> text = "---\\ntitle: T\\ndescription: D\\n---\\n# T\\n\\n```python exec\\nx = (1,\\n```\\n"
 >>> print("\\n".join(p.format() for p in check_text(text, "t.md")))
@@ -25,10 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lessonkit import quiz
+from lessonkit.checks.blocks import block_problems
 from lessonkit.checks.frontmatter import front_matter_problems
-from lessonkit.checks.links import link_problems
+from lessonkit.checks.links import Anchors, link_problems
+from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.settings import Settings
 from lessonkit.execute.checks import compile_problems
 from lessonkit.execute.program import Program
 from lessonkit.glossary import check as glossary_check
@@ -49,7 +53,14 @@ class Context:
     ran: Callable[[Program], bool] = lambda program: False
     """Whether ``program`` already ran without an error in this build (its result is cached):
     then it compiled, and compiling it again would only cost a warm build time."""
+    settings: Settings = field(default_factory=Settings)
+    """The site's lessonkit options (``front_matter_keys``, the glossary page's name)."""
+    markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
+    """What the site's Markdown extensions mean for the checks (its ``///`` blocks, ids)."""
     _links: dict[Path, list[str]] = field(default_factory=dict)
+    _page_set: frozenset[str] | None = None
+    anchors: Anchors = field(default_factory=Anchors)
+    """The ids each linked page has, read once per page (see :mod:`.links`)."""
 
     def pages(self) -> list[Path]:
         """Every Markdown page of the site (for "did you mean" hints), listed once."""
@@ -58,6 +69,12 @@ class Context:
             virtual = [self.docs_dir / p for p in sorted(self.virtual_pages) if self.docs_dir]
             self.known_pages = found + virtual
         return self.known_pages
+
+    def has_page(self, path: Path) -> bool:
+        """Whether the site has a page at ``path`` (a file, or a page the host generates)."""
+        if self._page_set is None:
+            self._page_set = frozenset(os.path.normpath(p) for p in self.pages())
+        return os.path.normpath(path) in self._page_set
 
     def links_from(self, folder: Path) -> list[str]:
         """Every page as a relative link from a page in ``folder`` (computed once per folder)."""
@@ -71,25 +88,29 @@ class Context:
 def check_page(page: Page, context: Context) -> list[Problem]:
     """Every problem in one page, placed in its file and sorted by line.
 
-    In order: the front matter (valid YAML, title, description, each feature's keys), the
-    program (block options, and that everything compiles), quizzes, glossary marks, and links
-    to other pages (when the page has a file).
+    In order: the front matter (valid YAML, title, description, each feature's keys, no
+    unknown key), the program (block options, near misses of ``python exec``, and that
+    everything compiles), ``///`` block lines, quizzes, glossary marks, and links to other pages
+    and their anchors (when the page has a file).
     """
     try:
         meta = page.meta
     except LessonError as error:
         return error.problems
-    problems = page.place_all(front_matter_problems(meta, page.text, page.body), body=False)
+    extra = context.settings.front_matter_keys
+    found = front_matter_problems(meta, page.text, page.body, extra)
+    problems = page.place_all(found, body=False)
     try:
         if not context.ran(page.program):
             problems += page.place_all(compile_problems(page.program), body=False)
     except LessonError as error:
         problems += error.problems
+    problems += page.place_all(block_problems(page.body, context.markdown.blocks))
     problems += page.place_all(quiz.check(page.body))
     if context.glossary is not None:
         problems += page.place_all(glossary_check(page.body, context.glossary))
     if page.file is not None:
-        found = link_problems(page.body, page.offset, page.file, context)
+        found = link_problems(page.body, page.offset, page.file, context, page.text)
         problems += page.place_all(found, body=False)
     return sorted(problems, key=lambda p: (p.line or 0, p.message))
 
@@ -141,8 +162,12 @@ def check_files(
     glossary: Path | None = None,
     virtual_pages: Iterable[str] = (),
     display: Callable[[Path], str] = str,
+    settings: Settings | None = None,
+    markdown: MarkdownSetup | None = None,
 ) -> Report:
-    """Check every Markdown file in ``paths`` (files or folders) against one site's context.
+    """Check every Markdown file in ``paths`` (files or folders) against one site's context:
+    its options (``settings``) and what its Markdown extensions mean (``markdown``) as the
+    build knows them.
 
     The glossary file is validated once; its problems come first.
     """
@@ -153,7 +178,13 @@ def check_files(
             loaded = read_glossary(glossary, display(glossary))
         except LessonError as error:
             problems += error.problems
-    context = Context(docs_dir, loaded, frozenset(virtual_pages))
+    context = Context(
+        docs_dir,
+        loaded,
+        frozenset(virtual_pages),
+        settings=settings or Settings(),
+        markdown=markdown or MarkdownSetup(),
+    )
     files = markdown_files(paths)
     for file in files:
         path = os.path.relpath(file, docs_dir).replace(os.sep, "/") if docs_dir else file.name

@@ -12,14 +12,14 @@ one rule for where the glossary is. So a build and a check cannot disagree about
 Traceback (most recent call last):
 lessonkit.core.problems.LessonError: mkdocs.yml: error: unknown lessonkit option 'worker'
   hint: did you mean 'workers'? The options are: assets_dir, execute, cache_dir, timeout, \
-workers, glossary, glossary_page, glossary_unused
+workers, glossary, glossary_page, glossary_unused, front_matter_keys
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,8 @@ def _option(
 ) -> Any:
     """A :class:`Settings` field that carries its schema (name and default come from the field)."""
     schema = {"types": types, "help": help, "choices": choices, "nullable": nullable}
+    if isinstance(default, list):  # a fresh list for each Settings (dataclasses insist)
+        return field(default_factory=lambda: list(default), metadata=schema)
     return field(default=default, metadata=schema)
 
 
@@ -98,6 +100,12 @@ class Settings:
         "A term no page uses is logged as 'info', or as 'warn' (which fails a --strict build).",
         (str,),
         choices=("info", "warn"),
+    )
+    front_matter_keys: list[str] = _option(  # noqa: RUF009 (a field() with its schema)
+        [],
+        "Front matter keys a page may have besides the ones lessonkit, MkDocs and Material read "
+        "(e.g. a key another plugin reads); any other key is an error, as a typo would be.",
+        (list,),
     )
 
     @classmethod
@@ -151,6 +159,7 @@ def _invalid(option: Option, value: Any, where: str) -> Problem | None:
 
 
 OPTIONS: tuple[Option, ...] = tuple(
-    Option(f.name, default=f.default, **f.metadata) for f in fields(Settings)
+    Option(f.name, default=f.default_factory() if f.default is MISSING else f.default, **f.metadata)
+    for f in fields(Settings)
 )
 """Every option in ``mkdocs.yml`` order of documentation, read from :class:`Settings`."""

@@ -14,6 +14,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from lessonkit import resources
+from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.checks.recipe import Context, check_page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
@@ -80,7 +81,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         docs = Path(config.docs_dir)
         known = [docs / f.src_uri for f in files.documentation_pages()]
         terms = self.glossary and self.glossary.glossary
-        self.context = Context(docs, terms, known_pages=known)
+        markdown = MarkdownSetup.of(config.markdown_extensions, config.mdx_configs)
+        self.context = Context(
+            docs, terms, known_pages=known, settings=self.settings, markdown=markdown
+        )
         if self.engine:
             self.context.ran = self.engine.ran
         return files

@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 
 from markdown import Extension
 
+from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.checks.recipe import Context, check_page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import Problem
@@ -53,6 +54,8 @@ class SiteConfig:
     """Paths a host watches besides the docs (Zensical: whose changes make it convert again)."""
     nav_titles: Mapping[str, str] = field(default_factory=dict)
     """The title ``nav`` gives a page (path in the docs folder -> title): its title there."""
+    markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
+    """What the site's Markdown extensions mean for the page checks (its blocks, heading ids)."""
 
     @classmethod
     def of(cls, config: Mapping[str, Any], root: Path, settings: Settings) -> SiteConfig:
@@ -80,6 +83,7 @@ class SiteConfig:
             extra_javascript=paths("extra_javascript"),
             watch=tuple(str(w) for w in config.get("watch") or []),
             nav_titles=nav_titles(config.get("nav") or []),
+            markdown=MarkdownSetup.of(*extensions_of(config)),
         )
 
     def page_url(self, path: str) -> str:
@@ -168,7 +172,13 @@ class Site:
         """The check recipe on ``lesson``; ``generated``: pages that exist only once made."""
         terms = self.glossary.glossary if self.glossary else None
         virtual = frozenset(generated) | frozenset([self.glossary.page] if self.glossary else [])
-        context = Context(self.config.docs_dir, terms, virtual_pages=virtual)
+        context = Context(
+            self.config.docs_dir,
+            terms,
+            virtual_pages=virtual,
+            settings=self.config.settings,
+            markdown=self.config.markdown,
+        )
         if self.engine:
             context.ran = self.engine.ran
         return check_page(lesson, context)
