@@ -191,6 +191,8 @@ class Site:
         return self.glossary.extension(href=self.glossary.link_from(page_path) + "#{id}")
 
     def close(self, *, prune: bool = False) -> None:
+        """Stop the workers; ``prune`` (every page was submitted): the cache keeps only what
+        this run used."""
         if self.engine:
-            self.engine.close(prune=prune) if prune else self.engine.close()
+            self.engine.close(prune=prune)
             self.engine = None
