@@ -125,7 +125,8 @@ CASES = [
     (
         "---\n\n# L\n\nSee [it](other.md#a-worked-example).\n",
         "",
-        "\n  - toc:\n      slugify: !!python/name:markdown.extensions.toc.slugify_unicode\n  - lessonkit.quiz",
+        "\n  - toc:\n      slugify: !!python/name:markdown.extensions.toc.slugify_unicode"
+        "\n  - lessonkit.quiz",
         [],
     ),
 ]

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from lessonkit.core.containers import regions
+from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
@@ -49,7 +49,7 @@ def block_problems(body: str, blocks: frozenset[str] | None) -> list[Problem]:
         return []
     known = blocks if blocks is not None else frozenset(LESSONKIT_BLOCKS)
     problems = []
-    for region in regions(body.split("\n"), "//"):
+    for region in regions_of(body, "//"):
         for index, m in _block_lines(region.lines):
             found = _judge(m, known, blocks is not None)
             if found:

@@ -14,6 +14,7 @@ make (footnotes, quizzes, tooltips, tabs). The glossary page's ids are its terms
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import os
 import re
@@ -27,6 +28,7 @@ from markdown.extensions.toc import slugify, strip_tags, unique
 
 from lessonkit.core.fences import fences, mask_code
 from lessonkit.core.problems import Problem
+from lessonkit.core.source import split_source
 
 if TYPE_CHECKING:
     from lessonkit.checks.recipe import Context
@@ -148,19 +150,41 @@ class Anchors:
 
 def text_ids(text: str, separator: str = "-") -> PageIds:
     """The ids of a page whose whole source is ``text``: its body's, and those of what the host
-    appends to it (the "Go deeper" section of its ``resources:``)."""
+    appends to it (the "Go deeper" section, when its front matter lists ``resources:``)."""
+    split = split_source(text)
+    ids = page_ids(split.body, separator)
+    if split.front_matter and _lists_resources(split.front_matter):
+        return PageIds(ids.ids | _section_ids(separator), ids.complete)
+    return ids
+
+
+def _lists_resources(front_matter: str) -> bool:
+    """Whether front matter gives ``resources:`` entries (an empty list adds no section), read
+    without YAML: a page only linked to need not be parsed (one id too many is harmless).
+
+    >>> [_lists_resources(t) for t in ["resources:\\n- kind: x\\n", "resources: []\\n", "a: 1\\n"]]
+    [True, False, False]
+    """
+    lines = front_matter.split("\n")
+    for index, line in enumerate(lines):
+        if m := re.match(r"resources[ \t]*:(.*)", line):
+            rest = m[1].split(" #", 1)[0].strip()
+            if rest not in ("", "null", "~"):
+                return rest.replace(" ", "") != "[]"
+            following = (t.strip() for t in lines[index + 1 :])
+            return next((t for t in following if t and not t.startswith("#")), "").startswith("-")
+    return False
+
+
+@functools.lru_cache(maxsize=4)
+def _section_ids(separator: str) -> frozenset[str]:
+    """The ids of the "Go deeper" section the host appends, from the section itself."""
     from lessonkit import resources
     from lessonkit.core.page import Page
-    from lessonkit.core.problems import LessonError
 
-    page = Page.from_text(text, "")
-    appended = ""
-    if page.front_matter and "resources" in page.front_matter:
-        try:
-            appended = resources.section(page)
-        except (LessonError, TypeError, KeyError, AttributeError):  # the page's check says why
-            appended = ""
-    return page_ids(page.body + appended, separator)
+    entry = "{kind: Paper, title: T, author: A, url: 'https://example.org', note: N}"
+    page = Page.from_text(f"---\nresources: [{entry}]\n---\n", "")
+    return page_ids(resources.section(page), separator).ids
 
 
 _ATX = re.compile(r"^[ \t>]*(#{1,6})(?P<text>.*?)#*[ \t]*$")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import yaml
 
-from lessonkit.core.containers import regions
+from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
@@ -71,7 +71,7 @@ def check(markdown_text: str) -> list[Problem]:
     if "///" not in markdown_text or not RE_ANY_QUIZ.search(markdown_text):
         return []  # most pages: no quiz, nothing to walk (build speed)
     problems: list[Problem] = []
-    for region in regions(markdown_text.splitlines(), "///"):
+    for region in regions_of(markdown_text, "//"):
         if not any(RE_QUIZ.match(line) for line in region.lines):
             continue
         numbers = region.numbers
