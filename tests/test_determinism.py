@@ -13,6 +13,7 @@ def test_a_cold_build_equals_the_session_build_byte_for_byte(built_site: Path, t
     config.write_text(
         f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
         f"docs_dir: {ROOT / 'docs'}\n"
+        f"watch: [{ROOT / 'docs'}]\n"  # relative paths would start at this file's folder
         f"theme:\n  custom_dir: {ROOT / 'overrides'}\n"
         "plugins:\n  - search\n  - lessonkit:\n"
         "      glossary: glossary.yml\n"
