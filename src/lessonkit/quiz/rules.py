@@ -16,7 +16,7 @@ OPTION_HINT = "the only option is `type: single` or `type: multiple`"
 RULES: dict[str, tuple[str, str]] = {
     "header": (
         "`/// quiz` must stand alone on its line, found {text}",
-        "put the question on its own line below `/// quiz`",
+        "did you mean `/// quiz`? Write it alone on its line, and the question on the line below",
     ),
     "argument": (
         "`/// quiz` takes no title after `|`, found {text}",
