@@ -7,8 +7,15 @@ Nothing here imports MkDocs or lessonkit's page machinery; a lesson block can us
 (0.84, 0.11, 0.04)
 >>> lab.token_pieces("strawberry")
 ['str', 'aw', 'berry']
+
+Words that depend on numbers come from :mod:`lessonkit.lab.words` (``from lessonkit.lab import
+words``), so a sentence's "more than" or "all 4" changes with its inputs:
+
+>>> lab.words.compare(0.52, 0.5), lab.words.count_of(0, 4, "sentences")
+('more than', 'none of the 4 sentences')
 """
 
+from lessonkit.lab import words
 from lessonkit.lab.attention import (
     causal_mask,
     multi_head_attention,
@@ -16,7 +23,13 @@ from lessonkit.lab.attention import (
     scaled_dot_product_attention,
     softmax,
 )
-from lessonkit.lab.cost import causal_comparisons, comparisons, doubling_ratio, growth_ratio
+from lessonkit.lab.cost import (
+    causal_comparisons,
+    comparisons,
+    doubling_ratio,
+    growth_ratio,
+    ratio_text,
+)
 from lessonkit.lab.figures import (
     INK,
     PALETTE,
@@ -59,6 +72,7 @@ __all__ = [
     "growth_ratio",
     "multi_head_attention",
     "multi_head_attention_naive",
+    "ratio_text",
     "scaled_dot_product_attention",
     "scaled_softmax_trace",
     "softmax",
@@ -68,4 +82,5 @@ __all__ = [
     "token_ids",
     "token_pieces",
     "token_pieces_figure",
+    "words",
 ]
