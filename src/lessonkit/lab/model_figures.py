@@ -147,7 +147,6 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
         f"{name}: {', '.join(f'{v:.2f}' for v in values)}." for name, values in series.items()
     )
     fig.alt_text = (  # type: ignore[attr-defined]
-        f"Line chart of the {quantity} of {what} after each layer (0 = before any "
-        f"layer). {listed}"
+        f"Line chart of the {quantity} of {what} after each layer (0 = before any layer). {listed}"
     )
     return fig

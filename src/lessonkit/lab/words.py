@@ -152,15 +152,17 @@ def at_most(x: float, decimals: int = 2) -> str:
     return _bound(x, decimals, ROUND_CEILING)
 
 
-def plural(n: int, singular: str, plural_form: str | None = None) -> str:
-    """``n`` and the noun, singular for exactly one.
+def plural(n: int, singular: str, plural_form: str | None = None, spec: str = "") -> str:
+    """``n`` and the noun, singular for exactly one; ``spec`` formats ``n`` (``","``: 1,000).
 
     >>> plural(1, "piece"), plural(0, "piece"), plural(2, "query", "queries")
     ('1 piece', '0 pieces', '2 queries')
+    >>> plural(1_000, "token", spec=","), plural(1, "token", spec=",")
+    ('1,000 tokens', '1 token')
     """
     if n == 1:
-        return f"{n} {singular}"
-    return f"{n} {plural_form or singular + 's'}"
+        return f"{n:{spec}} {singular}"
+    return f"{n:{spec}} {plural_form or singular + 's'}"
 
 
 def count_of(k: int, n: int, noun: str = "") -> str:
