@@ -270,7 +270,7 @@ def test_the_grid_caption_and_sentence_say_what_the_grid_shows(
         assert "Each row adds up to 1. Hatched" in caption
     else:
         span = shown(sums[0]) if len(sums) == 1 else f"{shown(sums[0])} to {shown(sums[-1])}"
-        assert f"the rows shown add up to {span}." in caption
+        assert f"rounded to 2 decimals, the rows shown add up to {span}." in caption
     river = words.index("river")
     earlier = weights[river, :river]
     top = int(np.argmax(earlier))
