@@ -222,7 +222,7 @@ def test_the_notebook_holds_exactly_the_pages_code(built_site: Path):
     assert code == expected
     prose = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
     assert "{{" not in prose, "inline values are filled in"
-    assert "## Two heads" in prose
+    assert "## More than one head" in prose
 
 
 def test_the_notebook_runs_on_its_own_and_gives_the_outputs_it_ships(built_site: Path):

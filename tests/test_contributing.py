@@ -11,6 +11,7 @@ import yaml
 from lessonkit.checks.recipe import check_text
 from lessonkit.core.source import split_front_matter
 from lessonkit.execute.program import EXEC_OPTIONS
+from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.terms import parse
 from lessonkit.quiz import check as quiz_check
 from lessonkit.resources.cards import check_resources
@@ -76,10 +77,21 @@ def test_quiz_example_passes_the_quiz_check() -> None:
 
 
 def test_glossary_example_is_a_valid_entry() -> None:
-    (entry,) = examples("yaml", "- term:")
+    (entry,) = examples("yaml", "- term: attention weights")
     text = entry + "- term: softmax\n  definition: Turns scores into weights.\n"
     term = parse(text)["attention-weights"]
     assert term.is_ambiguous("weights") and "attention weights" in term.forms
+
+
+def test_senses_example_is_checked_as_the_guide_says() -> None:
+    (entry,) = examples("yaml", "senses:")
+    (marker,) = examples("markdown", "glossary senses:")
+    glossary = parse(entry + "- term: key\n  definition: What a token contains.\n")
+    assert glossary["kv-cache"].senses == ("causal",)
+    page = "A KV cache keeps the keys.\n"
+    [problem] = glossary_check(page, glossary)
+    assert problem.line == 1 and "'causal'" in problem.message
+    assert glossary_check(marker + "\n" + page, glossary) == []
 
 
 def test_code_examples_compile_as_one_lesson() -> None:

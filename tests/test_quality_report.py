@@ -38,7 +38,7 @@ def test_the_plain_twin_has_the_lessons_prose_and_nothing_of_lessonkit(
     words = lesson.split()
     assert len(words) > 300  # the prose is there
     assert "lk-" not in lesson and "<" not in lesson  # words only, no lessonkit markup
-    quiz_question = "What does attention let a token do?"
+    quiz_question = "In a model that reads left to right, what does attention let a token do?"
     assert quiz_question in built and quiz_question not in lesson  # the quiz is left out
     assert "name: material" in (project / "mkdocs.yml").read_text(encoding="utf-8")
     assert "lessonkit" not in (project / "mkdocs.yml").read_text(encoding="utf-8")

@@ -17,23 +17,25 @@ pytestmark = pytest.mark.browser
 LESSON = "transformers-and-attention/"
 AXE = Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
-# The seed lesson's surviving feedback: each must still be what a wrong answer shows.
+# What a wrong answer shows (rewritten in issue 20, where the seed's feedback was not true).
 SEED_FEEDBACK = [
-    "Not quite. Queries are matched against keys of earlier tokens, and the best matches "
-    "contribute their values.",
-    "Not quite. Cost rises roughly with the square of the length because of those comparisons.",
-    "Not quite. Neighbouring words set the meaning: attention blends their information into the "
-    "word's vector.",
+    "Not quite. Attention works only on the tokens of the input in front of it. What a model kept "
+    "from its training data is spread through the numbers it learned, not stored word by word for "
+    "attention to look up.",
+    "Not quite. Attention compares each token with every earlier token, so the number of "
+    "comparisons, and this part of the cost, grows with the square of the length.",
+    'Not quite. "bank" is spelled the same in "The bank of the river"; what differs is the words '
+    "around it.",
 ]
-WRONG = [  # the option of each quiz that shows the seed's feedback
+WRONG = [  # the option of each quiz that shows that feedback
     "Remember every word of the training data.",
     "Each token is handled once, so the cost grows in step with the length.",
-    'The spelling of "bank" itself.',
+    'In the spelling of "bank", which tells the model which sense is meant.',
 ]
 RIGHT = [
-    "Weigh earlier tokens by relevance and pull in their information.",
+    "Weigh itself and the earlier tokens by relevance and pull in their information.",
     "Every token is compared with every earlier token",
-    'Attention pulls in "loan" and "approved"',
+    'In the vectors at "approved", "loan" and the words after them',
 ]
 
 

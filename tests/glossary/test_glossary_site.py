@@ -18,16 +18,19 @@ ROOT = Path(__file__).resolve().parents[2]
 LESSON = "transformers-and-attention/index.html"
 GLOSSARY = load(ROOT / "docs" / "glossary.yml")
 
-SEED = {  # the 13 words and definitions of the seed lesson's "Words on this page (13)"
+SEED = {  # the 13 words of the seed lesson's "Words on this page (13)", with their definitions
+    # (token and attention rewritten in issue 20: they held only for some pages and tokenizers)
     "transformer": "The neural network architecture behind modern language models. It uses "
     "attention to relate every token to the others.",
-    "token": "A piece of text the model reads and writes, usually a word or part of a word. "
-    "About 4 characters of English on average.",
+    "token": "A piece of text the model reads and writes, usually a word or part of a word, "
+    "often with the space before it. How many characters a token holds depends on the tokenizer "
+    "and the text.",
     "vector": "An ordered list of numbers. Embeddings and model activations are vectors.",
     "embedding": "A list of numbers that represents the meaning of a piece of text or an image, "
     "so similar things sit close together.",
-    "attention": "The mechanism that lets each token weigh all earlier tokens by relevance when "
-    "computing its next representation.",
+    "attention": "The mechanism that lets each token weigh other tokens by relevance when "
+    "computing its next representation: in a model that reads left to right, itself and the "
+    "tokens before it; in a bidirectional encoder, every token of the input.",
     "prompt": "The input text you give a model, including instructions, examples and data.",
     "KV cache": "Stored keys and values of earlier tokens, reused during generation so each new "
     "token is cheap to compute.",

@@ -10,12 +10,15 @@ import markdown
 from lessonkit.quiz import QuizExtension, check, unseal
 
 LESSON = Path(__file__).parents[2] / "docs" / "transformers-and-attention.md"
-SEED_FEEDBACK = [  # the seed lesson's surviving feedback lines, one per question
-    "Not quite. Queries are matched against keys of earlier tokens, and the best matches "
-    "contribute their values.",
-    "Not quite. Cost rises roughly with the square of the length because of those comparisons.",
-    "Not quite. Neighbouring words set the meaning: attention blends their information into the "
-    "word's vector.",
+SEED_FEEDBACK = [  # one wrong option's feedback per question (rewritten in issue 20: the seed's
+    # said later words could not be in the input and that neighbours move "bank" in any model)
+    "Not quite. Attention works only on the tokens of the input in front of it. What a model kept "
+    "from its training data is spread through the numbers it learned, not stored word by word for "
+    "attention to look up.",
+    "Not quite. Attention compares each token with every earlier token, so the number of "
+    "comparisons, and this part of the cost, grows with the square of the length.",
+    'Not quite. "bank" is spelled the same in "The bank of the river"; what differs is the words '
+    "around it.",
 ]
 
 

@@ -1,4 +1,17 @@
-"""Check a page's glossary marks in its raw Markdown, with 1-based line numbers."""
+"""Check a page's glossary marks and senses in its raw Markdown, with 1-based line numbers.
+
+**Senses.** A definition can be true on one kind of page and false on another: "each token
+weighs the tokens before it" holds where the model reads left to right, not on a page about a
+bidirectional encoder. A term that assumes something lists it as ``senses: [causal]`` in the
+glossary, and a page says what holds on it with a marker, anywhere in its Markdown (outside
+code), e.g. after the front matter::
+
+    <!-- glossary senses: causal -->
+
+A term with senses, used on a page that does not declare every one of them, is reported at its
+first use, with the lines of the others. A page may declare senses no term needs (they state
+what the page is about). The marker is an HTML comment, so readers never see it.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +21,12 @@ from pathlib import Path
 
 from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
-from lessonkit.glossary.terms import Glossary
+from lessonkit.glossary.terms import SENSE_RE, Glossary, Term
 
 MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
 """``[[term]]``, ``[[term|shown text]]``, ``[[!text]]``."""
+SENSES_RE = re.compile(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
+"""A page's senses marker: ``<!-- glossary senses: causal, left-to-right -->``."""
 
 
 def unknown_term(written: str, target: str, glossary: Glossary, line: int | None = None) -> Problem:
@@ -41,11 +56,11 @@ def check(markdown_text: str, glossary: Glossary) -> list[Problem]:
 glossary term
     """
     text = _mask_code(markdown_text)
-    if "[[" not in text:
-        return []  # most pages' prose: no mark (build speed)
     problems: list[Problem] = []
-    for first, paragraph in _paragraphs(text):
-        problems += _paragraph_problems(paragraph, first, glossary)
+    if "[[" in text:  # most pages' prose: no mark (build speed)
+        for first, paragraph in _paragraphs(text):
+            problems += _paragraph_problems(paragraph, first, glossary)
+    problems += sense_problems(text, glossary)
     return sorted(problems, key=lambda p: p.line or 0)
 
 
@@ -84,6 +99,117 @@ def _paragraph_problems(text: str, first: int, glossary: Glossary) -> list[Probl
                 )
             )
     return problems
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def page_senses(text: str) -> tuple[set[str], list[Problem]]:
+    """The senses a page's markers declare (code already masked), and problems with them.
+
+    >>> senses, problems = page_senses("# A\\n<!-- glossary senses: causal, left-to-right -->\\n")
+    >>> sorted(senses), problems
+    (['causal', 'left-to-right'], [])
+    >>> [p.message for p in page_senses("<!-- glossary senses: Causal -->")[1]]
+    ["sense 'Causal' in the page's senses marker must be lowercase words joined by hyphens"]
+    """
+    senses: set[str] = set()
+    problems = []
+    for m in SENSES_RE.finditer(text):
+        labels = [w for w in re.split(r"[\s,]+", m["labels"]) if w]
+        if not labels:
+            problems.append(
+                Problem(
+                    "the page's senses marker names no sense",
+                    _line_of(text, m.start()),
+                    hint="write <!-- glossary senses: causal --> (comma-separated for more)",
+                )
+            )
+        for label in labels:
+            if SENSE_RE.match(label):
+                senses.add(label)
+            else:
+                problems.append(
+                    Problem(
+                        f"sense '{label}' in the page's senses marker must be lowercase words "
+                        "joined by hyphens",
+                        _line_of(text, m.start()),
+                        hint="e.g. <!-- glossary senses: causal, left-to-right -->",
+                    )
+                )
+    return senses, problems
+
+
+_PROSE_SKIPS = re.compile(
+    r"<!--.*?-->"  # comments, the senses marker among them
+    r"|<[^>\n]+>"  # HTML tags
+    r"|^[ \t]*#{1,6}[ \t][^\n]*$"  # headings: never linked
+    r"|^[ \t]*\|[^\n]*$"  # table rows: never linked
+    r"|^[ \t]*(?:!!!|\?\?\?\+?)[^\n]*$"  # admonition titles
+    r"|^///[ \t]*quiz.*?^///[ \t]*$"  # quizzes: never linked
+    r"|\[(?:[^\[\]\n]|\[\[[^\]\n]*\]\])*\]\([^)\n]*\)",  # links [text](target): never linked
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def _uses(text: str, marks: list[re.Match[str]], glossary: Glossary) -> dict[str, list[int]]:
+    """For each term id, the lines where the glossary extension could link it on this page."""
+    uses: dict[str, list[int]] = {}
+    for m in marks:  # [[term]] and [[term|shown]] link wherever they are written
+        term = None if m.group(1) else glossary.lookup(" ".join(m.group(2).split()))
+        if term is not None:
+            uses.setdefault(term.id, []).append(_line_of(text, m.start()))
+    blank = _PROSE_SKIPS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    blank = re.sub(MARK_RE, lambda m: " " * len(m.group(0)), blank)
+    for match in glossary.find(blank):  # any of these can be the page's first, linked, use
+        uses.setdefault(match.term.id, []).append(_line_of(blank, match.start))
+    return {term_id: sorted(set(lines)) for term_id, lines in uses.items()}
+
+
+def sense_problems(
+    text: str, glossary: Glossary, marks: list[re.Match[str]] | None = None
+) -> list[Problem]:
+    """A problem for each term with senses the page (code masked) does not declare, if used.
+
+    >>> from lessonkit.glossary.terms import Term
+    >>> g = Glossary([Term("attention", "Each token weighs the earlier ones.", senses=("causal",),
+    ...                    line=7)])
+    >>> print(sense_problems("An encoder.\\n\\nIts attention looks both ways.\\n", g)[0].format())
+    <markdown>:3: error: the definition of 'attention' does not hold on this page: it assumes \
+'causal', which the page does not declare
+      hint: make the definition true on every page and drop its 'senses' (glossary.yml:7), \
+declare <!-- glossary senses: causal --> if it holds here, or write [[!attention]] at each use
+    >>> sense_problems("<!-- glossary senses: causal -->\\nIts attention looks back.", g)
+    []
+    """
+    senses, problems = page_senses(text)
+    if marks is None:
+        marks = list(re.finditer(MARK_RE, text))
+    assuming = [t for t in glossary if t.senses and not set(t.senses) <= senses]
+    if not assuming:
+        return problems
+    uses = _uses(text, marks, glossary)
+    for term in assuming:
+        if term.id in uses:
+            problems.append(_sense_problem(term, senses, uses[term.id], glossary.path))
+    return problems
+
+
+def _sense_problem(term: Term, senses: set[str], lines: list[int], path: str) -> Problem:
+    missing = [s for s in term.senses if s not in senses]
+    where = f"{path}:{term.line}" if term.line else path
+    more = f" (and {len(lines) - 1} more use{'s' if len(lines) > 2 else ''} below)"
+    return Problem(
+        f"the definition of '{term.name}' does not hold on this page: it assumes "
+        + " and ".join(f"'{s}'" for s in missing)
+        + ", which the page does not declare"
+        + (more if len(lines) > 1 else ""),
+        lines[0],
+        hint=f"make the definition true on every page and drop its 'senses' ({where}), declare "
+        f"<!-- glossary senses: {', '.join(term.senses)} --> if it holds here, or write "
+        f"[[!{term.name}]] at each use",
+    )
 
 
 class _LineOf:

@@ -7,7 +7,12 @@ The file is a YAML list; each entry is one term::
       aliases: [sub-word]         # other spellings; plurals are added automatically
       related: [tokenizer]        # names of other terms
       ambiguous: [key]            # forms with another sense too: linked only as [[key]]
+      senses: [causal]            # optional: the definition holds only on pages marked so
       id: token                   # optional: the anchor, if the slug is not wanted
+
+``senses`` names what the definition assumes about the page it is shown on. A page declares its
+senses with ``<!-- glossary senses: causal -->`` (see :mod:`lessonkit.glossary.checks`), and the
+glossary check reports a term used on a page that does not declare all of the term's senses.
 
 Every problem is reported with its YAML line, all at once, as a :class:`LessonError`.
 """
@@ -26,8 +31,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lessonkit.core.problems import LessonError, Problem
 
-FIELDS = ("term", "definition", "aliases", "related", "ambiguous", "id")
+FIELDS = ("term", "definition", "aliases", "related", "ambiguous", "senses", "id")
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SENSE_RE = ID_RE
+"""A sense label in a term's ``senses`` or a page's marker: ``causal``, ``left-to-right``."""
 NAME_RE = re.compile(r"^\w(?:[\w'.-]|\s(?=\w))*$")
 """A name or alias: words of letters, digits, hyphens, apostrophes and periods."""
 INLINE_TAGS = frozenset({"em", "strong", "code"})
@@ -100,6 +107,8 @@ class Term:
     related: tuple[str, ...] = ()
     ambiguous: tuple[str, ...] = ()
     """Forms that also carry another sense: never linked automatically, only as ``[[form]]``."""
+    senses: tuple[str, ...] = ()
+    """What the definition assumes: it holds only on pages that declare every one of these."""
     id: str = ""
     line: int | None = None
     """1-based line of the entry in the glossary file."""
@@ -283,7 +292,7 @@ def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
             problems.append(Problem(f"unknown field '{key}'", line, hint=hint))
             continue
         entry.lines[key] = _line(value_node)
-        if key in ("aliases", "related", "ambiguous"):
+        if key in ("aliases", "related", "ambiguous", "senses"):
             entry.lists[key] = _strings(value_node, key, problems)
         elif isinstance(value_node, ScalarNode):
             null = value_node.tag == "tag:yaml.org,2002:null"
@@ -378,7 +387,12 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
     """
     name = " ".join(entry.text.get("term", "").split())
     term_id = entry.text.get("id", "") or slug(name)
-    found = _required(entry, name) or _bad_forms(entry, name) or _bad_id(entry, name, term_id)
+    found = (
+        _required(entry, name)
+        or _bad_forms(entry, name)
+        or _bad_id(entry, name, term_id)
+        or _bad_senses(entry)
+    )
     if found:
         problems.extend(found)
         return None
@@ -389,6 +403,7 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
             aliases=entry.values("aliases"),
             related=entry.values("related"),
             ambiguous=entry.values("ambiguous"),
+            senses=entry.values("senses"),
             id=term_id,
             line=entry.line,
         )
@@ -441,6 +456,23 @@ def _bad_id(entry: _Entry, name: str, term_id: str) -> list[Problem]:
             entry.lines.get("id", entry.line),
             hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
         )
+    ]
+
+
+def _bad_senses(entry: _Entry) -> list[Problem]:
+    """A problem for each sense label that is not lowercase words joined by hyphens.
+
+    >>> [p.message for p in _bad_senses(_Entry(1, lists={"senses": [("Left to right", 3)]}))]
+    ["sense 'Left to right' must be lowercase words joined by hyphens"]
+    """
+    return [
+        Problem(
+            f"sense '{label}' must be lowercase words joined by hyphens",
+            line,
+            hint="e.g. senses: [causal] or senses: [left-to-right]",
+        )
+        for label, line in entry.items("senses")
+        if not SENSE_RE.match(label)
     ]
 
 

@@ -7,6 +7,12 @@ Nothing here imports MkDocs or lessonkit's page machinery; a lesson block can us
 (0.84, 0.11, 0.04)
 >>> lab.token_pieces("strawberry")
 ['str', 'aw', 'berry']
+
+Words that depend on numbers come from :mod:`lessonkit.lab.words` (``from lessonkit.lab import
+words``), so a sentence's "more than" or "all 4" changes with its inputs:
+
+>>> lab.words.compare(0.52, 0.5), lab.words.count_of(0, 4, "sentences")
+('more than', 'none of the 4 sentences')
 """
 
 import importlib
@@ -29,6 +35,7 @@ _HOMES = {
     "growth_ratio": "cost",
     "multi_head_attention": "attention",
     "multi_head_attention_naive": "attention",
+    "ratio_text": "cost",
     "scaled_dot_product_attention": "attention",
     "scaled_softmax_trace": "trace",
     "softmax": "attention",
@@ -43,7 +50,13 @@ _HOMES = {
 depends on that module only: the cache re-runs it when that module changes, not any other."""
 
 
+_SUBMODULES = ("words",)
+"""Modules reached as ``lab.<name>`` (imported on first use, too)."""
+
+
 def __getattr__(name: str) -> object:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"lessonkit.lab.{name}")
     if name not in _HOMES:
         raise AttributeError(f"module 'lessonkit.lab' has no attribute {name!r}")
     return getattr(importlib.import_module(f"lessonkit.lab.{_HOMES[name]}"), name)
@@ -71,6 +84,7 @@ __all__ = [
     "growth_ratio",
     "multi_head_attention",
     "multi_head_attention_naive",
+    "ratio_text",
     "scaled_dot_product_attention",
     "scaled_softmax_trace",
     "softmax",
@@ -80,4 +94,5 @@ __all__ = [
     "token_ids",
     "token_pieces",
     "token_pieces_figure",
+    "words",
 ]

@@ -10,11 +10,17 @@ Both grow with the square of ``n``, so doubling the input roughly quadruples the
 4.0
 >>> round(doubling_ratio(1_000, causal=True), 3)
 3.998
+
+The lessons print a ratio one way everywhere, with :func:`ratio_text`: a whole number exactly,
+anything else with three decimals, so the causal 3.998 never shows as a rounded "4.00":
+
+>>> ratio_text(doubling_ratio(1_000)), ratio_text(doubling_ratio(1_000, causal=True))
+('4', '3.998')
 """
 
 from __future__ import annotations
 
-__all__ = ["causal_comparisons", "comparisons", "doubling_ratio", "growth_ratio"]
+__all__ = ["causal_comparisons", "comparisons", "doubling_ratio", "growth_ratio", "ratio_text"]
 
 
 def _tokens(n: int) -> int:
@@ -63,3 +69,14 @@ def doubling_ratio(n: int, causal: bool = False) -> float:
     (3.0, 3.5)
     """
     return growth_ratio(n, 2 * _tokens(n), causal)
+
+
+def ratio_text(ratio: float) -> str:
+    """A growth ratio as every lesson prints it: exact when whole, else with three decimals.
+
+    Three decimals keep a causal ratio just under 4 from printing as a whole "4.00".
+
+    >>> ratio_text(4.0), ratio_text(3.9990004997501248), ratio_text(3.0)
+    ('4', '3.999', '3')
+    """
+    return f"{ratio:g}" if float(ratio).is_integer() else f"{ratio:.3f}"

@@ -26,7 +26,7 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from numpy.typing import ArrayLike
 
 from lessonkit.lab.attention import causal_mask, checked_weights
-from lessonkit.lab.cost import comparisons, doubling_ratio
+from lessonkit.lab.cost import comparisons, doubling_ratio, ratio_text
 from lessonkit.lab.tokens import token_ids, token_pieces
 from lessonkit.lab.trace import SoftmaxTrace
 
@@ -242,7 +242,7 @@ def cost_curve(max_n: int) -> Figure:
     >>> print(cost_curve(1000).alt_text)  # doctest: +NORMALIZE_WHITESPACE
     Line chart of attention's cost for 0 to 1,000 tokens: full attention makes n² comparisons,
     causal attention n(n+1)/2. Doubling the input from 500 to 1,000 tokens raises full attention
-    from 250,000 to 1,000,000 comparisons (×4.00) and causal from 125,250 to 500,500 (×4.00).
+    from 250,000 to 1,000,000 comparisons (×4) and causal from 125,250 to 500,500 (×3.996).
     """
     if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 2:
         raise ValueError(f"max_n must be a whole number of tokens >= 2, got {max_n!r}")
@@ -264,7 +264,7 @@ def cost_curve(max_n: int) -> Figure:
             ax.plot([k, k, 0], [0, c, c], color=INK, linewidth=0.8, linestyle=":")
             ax.plot([k], [c], "o", color=PALETTE["blue"])
         ax.annotate(
-            f"×2 tokens\n→ ×{doubling_ratio(half):g} comparisons",
+            f"×2 tokens\n→ ×{ratio_text(doubling_ratio(half))} comparisons",
             xy=(2 * half, comparisons(2 * half)),
             xytext=(0.05, 0.45),
             textcoords="axes fraction",
@@ -283,9 +283,9 @@ def cost_curve(max_n: int) -> Figure:
         f"Line chart of attention's cost for 0 to {max_n:,} tokens: full attention makes n² "
         f"comparisons, causal attention n(n+1)/2. Doubling the input from {half:,} to "
         f"{2 * half:,} tokens raises full attention from {comparisons(half):,} to "
-        f"{comparisons(2 * half):,} comparisons (×{doubling_ratio(half):.2f}) and causal from "
-        f"{comparisons(half, causal=True):,} to {comparisons(2 * half, causal=True):,} "
-        f"(×{doubling_ratio(half, causal=True):.2f})."
+        f"{comparisons(2 * half):,} comparisons (×{ratio_text(doubling_ratio(half))}) and causal "
+        f"from {comparisons(half, causal=True):,} to {comparisons(2 * half, causal=True):,} "
+        f"(×{ratio_text(doubling_ratio(half, causal=True))})."
     )
     return fig
 

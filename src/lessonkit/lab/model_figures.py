@@ -105,13 +105,19 @@ def attention_from_figure(enc: Encoded, piece: str, toward: str | None = None) -
     return fig
 
 
-def similarity_by_layer_figure(series: Mapping[str, Sequence[float]], what: str) -> Figure:
-    """Line chart of cosine similarities after each layer (0 = embeddings), one line per series.
+def similarity_by_layer_figure(
+    series: Mapping[str, Sequence[float]], what: str, quantity: str = "cosine similarity"
+) -> Figure:
+    """Line chart of a quantity after each layer (0 = embeddings), one line per series.
+
+    ``quantity`` names what is plotted (the y axis); cosine similarity unless given.
 
     >>> fig = similarity_by_layer_figure({"a": [1.0, 0.5], "b": [1.0, 0.9]}, "two vectors")
     >>> print(fig.alt_text)
     Line chart of the cosine similarity of two vectors after each layer (0 = before any \
 layer). a: 1.00, 0.50. b: 1.00, 0.90.
+    >>> print(similarity_by_layer_figure({"c": [-0.11, -0.25]}, '"bank"', "lean").alt_text)
+    Line chart of the lean of "bank" after each layer (0 = before any layer). c: -0.11, -0.25.
     """
     lengths = {len(v) for v in series.values()}
     if len(lengths) != 1 or lengths == {0}:
@@ -133,7 +139,7 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
             )
         ax.set_xticks(x)
         ax.set_xlabel("after layer (0 = embeddings)")
-        ax.set_ylabel("cosine similarity")
+        ax.set_ylabel(quantity)
         ax.yaxis.set_major_locator(ticker.MaxNLocator(5))
         ax.grid(axis="y")
         fig.legend(loc="outside lower center", ncols=2)
@@ -141,7 +147,6 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
         f"{name}: {', '.join(f'{v:.2f}' for v in values)}." for name, values in series.items()
     )
     fig.alt_text = (  # type: ignore[attr-defined]
-        f"Line chart of the cosine similarity of {what} after each layer (0 = before any "
-        f"layer). {listed}"
+        f"Line chart of the {quantity} of {what} after each layer (0 = before any layer). {listed}"
     )
     return fig
