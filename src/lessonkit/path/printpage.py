@@ -20,6 +20,8 @@ from .lessons import Lesson
 PRINT_PAGE = "print.md"
 """The generated page's path in the docs (so its URL is ``print/``)."""
 TITLE = "The whole path, to print"
+TOP = "the-whole-path-to-print"
+"""The title's id as MkDocs' toc makes it from the Markdown (the theme's skip link targets it)."""
 
 PRINT_MARKDOWN = f"""---
 title: {TITLE}
@@ -93,7 +95,7 @@ def print_html(
     items = "".join(f'<li><a href="#{s}">{htmlmod.escape(t)}</a></li>' for s, t in contents)
     toc = f'<nav class="lk-print__contents" aria-label="Contents"><ol>{items}</ol></nav>'
     head = (
-        f'<h1 id="top">{TITLE}</h1>\n<p class="lk-print__intro">Every lesson of the learning '
+        f'<h1 id="{TOP}">{TITLE}</h1>\n<p class="lk-print__intro">Every lesson of the learning '
         "path in order, then the quiz answers and the glossary. Print this page or save it as "
         "PDF from your browser's print dialog; each link's address is printed after it.</p>"
     )
