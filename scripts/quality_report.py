@@ -66,7 +66,7 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 PAGES = {"lesson": "transformers-and-attention/", "landing": ""}
 FORMS = ("mobile", "desktop")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-OWN_BUDGET = 17 * 1024  # 15 KB + the progress script and its CSS (2,718 B gzipped, #25)
+OWN_BUDGET = 17 * 1024  # 15 KB + the progress script and its CSS (2,759 B gzipped, #25)
 """lessonkit's own CSS + JS, gzipped, in bytes."""
 COMPRESSIBLE = re.compile(r"^(text/|application/(javascript|json|xml)|image/svg\+xml)")
 
