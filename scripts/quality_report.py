@@ -66,7 +66,7 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 PAGES = {"lesson": "transformers-and-attention/", "landing": ""}
 FORMS = ("mobile", "desktop")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-OWN_BUDGET = 15 * 1024
+OWN_BUDGET = 17 * 1024  # 15 KB + the progress script and its CSS (2,759 B gzipped, #25)
 """lessonkit's own CSS + JS, gzipped, in bytes."""
 COMPRESSIBLE = re.compile(r"^(text/|application/(javascript|json|xml)|image/svg\+xml)")
 
@@ -452,7 +452,7 @@ def budget(
         )
     css, js, wrong = own
     checks.append(
-        Check("lessonkit CSS+JS ≤ 15 KB gzipped", css + js <= OWN_BUDGET, f"{css} + {js} B")
+        Check("lessonkit CSS+JS ≤ 17 KB gzipped", css + js <= OWN_BUDGET, f"{css} + {js} B")
     )
     checks.append(Check("lessonkit CSS and JS linked once per page", not wrong, str(wrong)))
     mine_axe = {k: v for k, v in axe.items() if k.startswith("lessonkit/")}

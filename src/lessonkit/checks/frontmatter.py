@@ -21,7 +21,7 @@ from lessonkit.resources.cards import check_resources
 _H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
 """An ATX (``# Title``) or setext (``Title`` over ``===``) level-1 heading."""
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
-    "lessonkit": ("title", "description", "resources", "notebook"),
+    "lessonkit": ("title", "description", "resources", "notebook", "path"),
     "MkDocs": ("template",),
     # Material for MkDocs: its templates, search, social cards, tags and the blog plugin's posts.
     "Material": (
@@ -118,8 +118,8 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
         close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         hint += (
-            "The keys a page may have are lessonkit's (title, description, resources, notebook), "
-            "those MkDocs and Material read (template, hide, icon, status, subtitle, tags, "
+            "The keys a page may have are lessonkit's (title, description, resources, notebook, "
+            "path), those MkDocs and Material read (template, hide, icon, status, subtitle, tags, "
             "search, ...); a site allows others with the lessonkit option front_matter_keys"
         )
         message = f"unknown front matter key {str(key)!r}"

@@ -53,7 +53,8 @@ class Project:
     @property
     def virtual_pages(self) -> frozenset[str]:
         """Pages the build generates (relative to ``docs_dir``): links to them are valid."""
-        return frozenset([self.settings.glossary_page] if self.glossary else [])
+        glossary = [self.settings.glossary_page] if self.glossary else []
+        return frozenset([*glossary, "print.md"])  # lessonkit.path.PRINT_PAGE: the whole path
 
     @classmethod
     def from_text(cls, text: str, config_file: Path) -> Project:

@@ -57,10 +57,12 @@ glossary term
     """
     text = _mask_code(markdown_text)
     problems: list[Problem] = []
+    marks: list[re.Match[str]] = []
     if "[[" in text:  # most pages' prose: no mark (build speed)
         for first, paragraph in _paragraphs(text):
             problems += _paragraph_problems(paragraph, first, glossary)
-    problems += sense_problems(text, glossary)
+        marks = list(re.finditer(MARK_RE, text))
+    problems += sense_problems(text, glossary, marks)
     return sorted(problems, key=lambda p: p.line or 0)
 
 
@@ -99,6 +101,28 @@ def _paragraph_problems(text: str, first: int, glossary: Glossary) -> list[Probl
                 )
             )
     return problems
+
+
+class _LineOf:
+    """The 1-based line of an offset in ``text``, for offsets asked in increasing order.
+
+    Counting newlines from the start for every mark made a page of many marks quadratic; this
+    counts each newline once, however many marks there are.
+
+    >>> line_of = _LineOf("a\\nb\\n\\nc")
+    >>> [line_of(0), line_of(2), line_of(5)]
+    [1, 2, 4]
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -156,14 +180,15 @@ _PROSE_SKIPS = re.compile(
 def _uses(text: str, marks: list[re.Match[str]], glossary: Glossary) -> dict[str, list[int]]:
     """For each term id, the lines where the glossary extension could link it on this page."""
     uses: dict[str, list[int]] = {}
+    line_of = _LineOf(text)  # marks, then matches, each in order: newlines counted once
     for m in marks:  # [[term]] and [[term|shown]] link wherever they are written
         term = None if m.group(1) else glossary.lookup(" ".join(m.group(2).split()))
         if term is not None:
-            uses.setdefault(term.id, []).append(_line_of(text, m.start()))
+            uses.setdefault(term.id, []).append(line_of(m.start()))
     blank = _PROSE_SKIPS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     blank = re.sub(MARK_RE, lambda m: " " * len(m.group(0)), blank)
     for match in glossary.find(blank):  # any of these can be the page's first, linked, use
-        uses.setdefault(match.term.id, []).append(_line_of(blank, match.start))
+        uses.setdefault(match.term.id, []).append(line_of(match.start))
     return {term_id: sorted(set(lines)) for term_id, lines in uses.items()}
 
 
@@ -210,25 +235,3 @@ def _sense_problem(term: Term, senses: set[str], lines: list[int], path: str) ->
         f"<!-- glossary senses: {', '.join(term.senses)} --> if it holds here, or write "
         f"[[!{term.name}]] at each use",
     )
-
-
-class _LineOf:
-    """The 1-based line of an offset in ``text``, for offsets asked in increasing order.
-
-    Counting newlines from the start for every mark made a page of many marks quadratic; this
-    counts each newline once, however many marks there are.
-
-    >>> line_of = _LineOf("a\\nb\\n\\nc")
-    >>> [line_of(0), line_of(2), line_of(5)]
-    [1, 2, 4]
-    """
-
-    def __init__(self, text: str) -> None:
-        self.text, self.offset, self.line = text, 0, 1
-
-    def __call__(self, offset: int) -> int:
-        if offset < self.offset:
-            self.offset, self.line = 0, 1
-        self.line += self.text.count("\n", self.offset, offset)
-        self.offset = offset
-        return self.line

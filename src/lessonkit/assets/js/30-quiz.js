@@ -163,6 +163,10 @@
     const quizzes = [...doc.querySelectorAll(".lk-quiz")];
     const right = quizzes.filter((quiz) => verdicts.get(quiz) === true).length;
     line.textContent = `You got ${right} of ${quizzes.length} right.`;
+    // For the reader's progress (60-progress.js): the page's score whenever it is counted.
+    const answered = quizzes.filter((quiz) => verdicts.has(quiz)).length;
+    const detail = { right, total: quizzes.length, answered };
+    doc.dispatchEvent(new CustomEvent("lessonkit:quiz-score", { detail }));
   }
 
   // Restore saved answers without announcing them: the region is silent until the next frames.

@@ -19,10 +19,20 @@ from mkdocs.utils import get_relative_url
 from lessonkit.assets.bundle import bundle
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
 from lessonkit.hosts.standalone.prepare import prepared_files
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
+from lessonkit.path import (
+    PRINT_PAGE,
+    nav_order,
+    path_lessons,
+    print_html,
+    print_markdown,
+    progress_json,
+)
+from lessonkit.path import Lesson as PathLesson
 from lessonkit.report.links import aside_html, page_report, section_headings
 
 
@@ -63,6 +73,45 @@ def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
     if page and content:
         page.content = html
     return unused
+
+
+def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) -> list[str]:
+    """The learning path's pages (see :mod:`lessonkit.path`); the print page if there are any."""
+    path = path_lessons(nav_order(config.nav), meta)
+    if path and not files.get_file_from_path(PRINT_PAGE):
+        files.append(File.generated(config, PRINT_PAGE, content=print_markdown()))
+    return path
+
+
+def finish_path(
+    files: Files, config: MkDocsConfig, path: list[str], glossary: str | None, figures: dict
+) -> list[PathLesson]:
+    """The path's converted pages (figures in place); the print page filled from them."""
+
+    def lesson(src_uri: str) -> PathLesson | None:
+        file = files.get_file_from_path(src_uri)
+        if not (file and file.page):
+            return None
+        page, html = file.page, file.page.content or ""
+        html = restore(html, figures.get(src_uri, []), src_uri) if src_uri in figures else html
+        return PathLesson(src_uri, unescape(page.title or src_uri), page.url, html)
+
+    lessons = [x for x in map(lesson, path) if x]
+    printed = files.get_file_from_path(PRINT_PAGE)
+    if printed and printed.page and lessons:
+        words = lesson(glossary) if glossary else None
+        printed.page.content = print_html(lessons, words, config.site_url or "", printed.url)
+    return lessons
+
+
+def add_progress_data(output: str, page: MkDocsPage, lessons: list[PathLesson]) -> str:
+    """The path's data for the progress script, at the end of the page's body."""
+    at = output.rfind("</body>")
+    if not lessons or at < 0:
+        return output
+    root = get_relative_url(".", page.url).rstrip("/") + "/"
+    print_url = PRINT_PAGE.removesuffix(".md") + "/"
+    return output[:at] + progress_json(lessons, root, print_url) + output[at:]
 
 
 class Notebooks:

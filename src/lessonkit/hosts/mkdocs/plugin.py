@@ -30,11 +30,15 @@ from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
     add_assets,
     add_glossary_page,
+    add_print_page,
+    add_progress_data,
     add_report_links,
     finish_glossary_page,
+    finish_path,
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
+from lessonkit.path import PRINT_PAGE
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -76,14 +80,22 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             if file.abs_src_path and file.src_uri.endswith(".md"):
                 with reported():
                     self._read(file, files, config)
+        meta = {src_uri: lesson.meta for src_uri, lesson in self.lessons.items()}
+        self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
         docs = Path(config.docs_dir)
         known = [docs / f.src_uri for f in files.documentation_pages()]
         terms = self.glossary and self.glossary.glossary
         markdown = MarkdownSetup.of(config.markdown_extensions, config.mdx_configs)
+        made = frozenset([PRINT_PAGE] if self.path else [])  # generated: links to it are valid
         self.context = Context(
-            docs, terms, known_pages=known, settings=self.settings, markdown=markdown
+            docs,
+            terms,
+            known_pages=known,
+            virtual_pages=made,
+            settings=self.settings,
+            markdown=markdown,
         )
         if self.engine:
             self.context.ran = self.engine.ran
@@ -125,12 +137,15 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
             report(finish_glossary_page(files, self.glossary), self.glossary.unused)
+        words = self.glossary.page if self.glossary else None  # the path's pages, the print page
+        self.path_lessons = finish_path(files, config, self.path, words, self.figures)
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with reported():
             if config.repo_url:  # "Report a mistake" links, after the page's content
                 output = add_report_links(output, page, config.repo_url)
+            output = add_progress_data(output, page, self.path_lessons)
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 

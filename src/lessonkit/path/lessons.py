@@ -1,0 +1,93 @@
+"""Which pages form the learning path, and the data each page carries for the reader's progress."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SECTION = "Learning path"
+"""The nav section whose pages are the path (front matter ``path: true|false`` overrides)."""
+_QUIZ_ID = re.compile(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One page of the path: its source, title, URL (from the site's root) and its HTML."""
+
+    src_uri: str
+    title: str
+    url: str
+    html: str
+
+    @property
+    def quizzes(self) -> str:
+        """The page's quiz ids: a reader's saved progress holds while they are the same."""
+        return " ".join(quiz_ids(self.html))
+
+
+def quiz_ids(html: str) -> list[str]:
+    """The ids of the quizzes in a page's HTML, in order (derived from each quiz's text).
+
+    >>> quiz_ids('<div class="lk-quiz" data-lk-quiz="single" id="quiz-0123abcd">')
+    ['quiz-0123abcd']
+    """
+    return _QUIZ_ID.findall(html)
+
+
+def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, tuple[str, ...]]]:
+    """Each page of a ``nav:`` as written in ``mkdocs.yml``: (its file, its section titles).
+
+    >>> list(nav_order([{"Home": "index.md"}, {"Learning path": ["a.md", {"B": "b.md"}]}]))
+    [('index.md', ()), ('a.md', ('Learning path',)), ('b.md', ('Learning path',))]
+    """
+    for item in nav or []:
+        if isinstance(item, str):
+            if "://" not in item:
+                yield item, sections
+        elif isinstance(item, Mapping):
+            for title, value in item.items():
+                if isinstance(value, str):
+                    yield from nav_order([value], sections)
+                else:
+                    yield from nav_order(value, (*sections, str(title)))
+
+
+def path_lessons(
+    nav: Iterable[tuple[str, tuple[str, ...]]], meta: Mapping[str, Mapping[str, Any]]
+) -> list[str]:
+    """The pages of the path in nav order: in the section :data:`SECTION`, or ``path: true``.
+
+    >>> nav = [("index.md", ()), ("a.md", ("Learning path",)), ("b.md", ("More",))]
+    >>> path_lessons(nav, {"b.md": {"path": True}})
+    ['a.md', 'b.md']
+    >>> path_lessons(nav, {"a.md": {"path": False}})
+    []
+    """
+    chosen = []
+    for src_uri, sections in nav:
+        wanted = (meta.get(src_uri) or {}).get("path")
+        in_path = wanted is True or (wanted is not False and SECTION in sections)
+        if in_path and src_uri not in chosen:
+            chosen.append(src_uri)
+    return chosen
+
+
+def progress_json(lessons: list[Lesson], root: str, print_url: str | None) -> str:
+    """The ``<script type="application/json">`` a page carries for the progress script.
+
+    ``root`` is the site's root relative to the page; lesson URLs are relative to the root, so
+    the script keys progress by where the site is served (two sites on one host do not mix).
+
+    >>> progress_json([Lesson("a.md", "A", "a/", "")], "../", None)[:47]
+    '<script type="application/json" id="lk-path">{"'
+    """
+    data = {
+        "root": root,
+        "print": print_url,
+        "lessons": [{"url": x.url, "title": x.title, "quizzes": x.quizzes} for x in lessons],
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return f'<script type="application/json" id="lk-path">{text}</script>'

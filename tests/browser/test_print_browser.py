@@ -1,0 +1,49 @@
+"""The whole path to print (print/, made by lessonkit.path): printed to PDF by Chromium, it has
+every lesson's title and every figure, the quiz answers and the glossary."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+LESSONS = {  # each lesson of the path: its page and its title as its h1 says it
+    "history/": "A short history of attention",
+    "transformers-and-attention/": "Transformers and attention",
+    "real-model-bank/": "What a real model does with",
+    "building-blocks/attention-in-numbers/": "Attention in numbers",
+}
+
+
+def test_the_print_page_has_every_lesson_and_figure(built_site: Path) -> None:
+    html = (built_site / "print/index.html").read_text(encoding="utf-8")
+    for page, title in LESSONS.items():
+        assert title in html
+        lesson = (built_site / page / "index.html").read_text(encoding="utf-8")
+        for label in re.findall(r'<figure class="lk-figure"><svg[^>]*aria-label="([^"]*)"', lesson):
+            assert f'aria-label="{label}"' in html, f"{page}: figure {label!r} missing"
+    assert html.count('<figure class="lk-figure"><svg') == sum(
+        (built_site / p / "index.html").read_text(encoding="utf-8").count('class="lk-figure"><svg')
+        for p in LESSONS
+    )
+    assert "Quiz answers and explanations" in html and "Right answer:" in html
+    assert 'class="lk-print__glossary"' in html
+    assert "lk-quiz__seal" not in html and "lk-quiz__option" not in html  # answers in the open
+
+
+def test_it_prints_to_pdf(page, site_url: str, tmp_path: Path) -> None:
+    page.goto(site_url)
+    page.get_by_role("link", name="the whole path on one page").click()
+    page.wait_for_url("**/print/")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", print_background=False)
+    (tmp_path / "path.pdf").write_bytes(pdf)
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+    assert 20 <= pages <= 80, pages  # four lessons, the answers and the glossary, each on new pages
+    text = page.locator("article").inner_text()
+    for title in LESSONS.values():
+        assert title in text
+    assert page.console_errors == []
