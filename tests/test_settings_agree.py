@@ -69,3 +69,13 @@ def test_an_empty_glossary_option_turns_the_glossary_off_for_both(
     check_code, check_out, build_code, build_err = _both(site, mkdocs_build, monkeypatch, capsys)
     assert check_code == 0, check_out
     assert build_code == 0, build_err
+
+
+def test_the_output_limit_is_a_site_option(tmp_path: Path, mkdocs_build) -> None:
+    page = "---\ntitle: L\ndescription: L.\n---\n# L\n\n```python exec\nprint('x' * 5000)\n```\n"
+    site = _site(tmp_path, "workers: 1\noutput_limit: 1000", glossary=None)
+    (site / "docs" / "index.md").write_text(page)
+    built = mkdocs_build(site)
+    assert built.returncode != 0
+    assert "docs/index.md:7: error: output too large" in built.stderr, built.stderr
+    assert "lessonkit option output_limit" in built.stderr

@@ -12,7 +12,7 @@ one rule for where the glossary is. So a build and a check cannot disagree about
 Traceback (most recent call last):
 lessonkit.core.problems.LessonError: mkdocs.yml: error: unknown lessonkit option 'worker'
   hint: did you mean 'workers'? The options are: assets_dir, execute, cache_dir, timeout, \
-workers, glossary, glossary_page, glossary_unused, front_matter_keys
+output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, front_matter_keys
 """
 
 from __future__ import annotations
@@ -79,6 +79,18 @@ class Settings:
         10,
         "Seconds one block may run before it is stopped; a block can set its own timeout=.",
         (int, float),
+    )
+    output_limit: int = _option(
+        4 * 2**20,
+        "Bytes of output one page may produce (printed text, doctest output, values and "
+        "figures); the block that passes it fails at its line.",
+        (int,),
+    )
+    memory_limit: int = _option(
+        4 * 2**30,
+        "Bytes of memory one page's process may allocate; a page that needs more fails with a "
+        "MemoryError at its block.",
+        (int,),
     )
     workers: int = _option(
         0, "Worker processes that run pages in parallel; 0 means one per CPU core.", (int,)

@@ -49,9 +49,12 @@ class Engine:
         docs_dir: Path | None = None,
         sources: tuple[Path, ...] = (),
         private: tuple[Path, ...] = (),
+        limits: dict[str, int] | None = None,
     ) -> None:
         self.cache = Cache(cache_dir) if cache_dir else None
         self._pool_args = (workers, timeout)
+        self._limits = limits or {}
+        """``output_limit`` and ``memory_limit`` of each page (the pool's defaults otherwise)."""
         self._pool: WorkerPool | None = None
         self.docs_dir = docs_dir
         self.sources = sources
@@ -72,7 +75,7 @@ class Engine:
             if self._pool is None:
                 from lessonkit.execute.worker import WorkerPool
 
-                self._pool = WorkerPool(*self._pool_args)
+                self._pool = WorkerPool(*self._pool_args, **self._limits)
             return self._pool
 
     def warm_up_if_cold(self) -> None:

@@ -99,7 +99,8 @@ class _Budget:
             f"output too large: the page's output passed its limit of {limit} in {what}",
             line,
             f"print a summary instead (the first rows: print(rows[:10]), or len(rows)); a page's "
-            f"printed output, values and figures may take {limit} at most",
+            f"printed output, values and figures may take {limit} at most (the lessonkit option "
+            "output_limit)",
             details=details,
         )
 
@@ -322,7 +323,10 @@ def _hint_for(error: BaseException) -> str:
     if isinstance(error, RecursionError):
         return "a function calls itself without end: check its base case (or write a loop)"
     if isinstance(error, MemoryError):
-        return "use less memory: smaller arrays, fewer copies (del what you no longer need)"
+        return (
+            "use less memory: smaller arrays, fewer copies (del what you no longer need), or "
+            "raise the lessonkit option memory_limit"
+        )
     return "fix the code in this block (run it in a Python shell to explore)"
 
 

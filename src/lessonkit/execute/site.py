@@ -22,6 +22,7 @@ def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) 
         docs_dir=docs_dir.resolve(),
         sources=tuple(root.resolve() / name for name in CONFIG_FILES),
         private=(site_dir.resolve(),),
+        limits={"output_limit": settings.output_limit, "memory_limit": settings.memory_limit},
     )
 
 
