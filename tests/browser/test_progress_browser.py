@@ -14,10 +14,10 @@ import pytest
 pytestmark = pytest.mark.browser
 
 LESSON = "transformers-and-attention/"
-RIGHT = [
-    "Weigh earlier tokens by relevance and pull in their information.",
+RIGHT = [  # the lesson's right answers, as tests/browser/test_quiz_browser.py clicks them
+    "Weigh itself and the earlier tokens by relevance and pull in their information.",
     "Every token is compared with every earlier token",
-    'Attention pulls in "loan" and "approved"',
+    'In the vectors at "approved", "loan" and the words after them',
 ]
 DONE = "done, 3 of 3 quiz answers right"
 
