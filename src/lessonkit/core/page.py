@@ -73,6 +73,14 @@ class Page:
         except LessonError as error:
             raise LessonError(self.place_all(error.problems, body=False)) from None
 
+    @property
+    def valid_meta(self) -> dict[str, Any]:
+        """:attr:`meta`, or {} when the front matter is invalid (the page's checks report it)."""
+        try:
+            return self.meta
+        except LessonError:
+            return {}
+
     @cached_property
     def markdown(self) -> str:
         """The body as Python-Markdown's preprocessors receive it (whitespace normalised)."""

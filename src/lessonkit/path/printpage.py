@@ -11,6 +11,7 @@ an appendix. The glossary comes last.
 from __future__ import annotations
 
 import html as htmlmod
+import posixpath
 import re
 from posixpath import normpath
 from urllib.parse import urljoin, urlsplit
@@ -49,6 +50,25 @@ _LINK = re.compile(r'(\s(?:href|src))="([^"#][^"]*)"')
 _QUIZ = re.compile(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
 _RESULT = re.compile(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
 _USED_ON = re.compile(r'<p class="lk-entry__used">.*?</p>', re.S)
+
+
+HOME = "index.md"
+"""The page that links to the print page: the site's home page."""
+
+
+def home_link(home: str = HOME) -> str:
+    """The home page's link to the print page, appended by the host that makes that page (a host
+    without it, Zensical for now, gets no link that leads nowhere).
+
+    >>> "[the whole path on one page](print.md)" in home_link()
+    True
+    """
+    target = posixpath.relpath(PRINT_PAGE, posixpath.dirname(home) or ".")
+    return (
+        f"\n\nTo read the path offline or on paper, open [the whole path on one page]({target}): "
+        "every lesson in order, the quiz answers in an appendix and the glossary, ready for your "
+        'browser\'s print dialog or "Save as PDF".\n'
+    )
 
 
 def print_markdown() -> str:

@@ -37,8 +37,9 @@ from lessonkit.hosts.mkdocs.generated import (
     finish_path,
     remove_prepared,
 )
-from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
 from lessonkit.path import PRINT_PAGE
+from lessonkit.path.printpage import HOME, home_link
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -80,7 +81,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             if file.abs_src_path and file.src_uri.endswith(".md"):
                 with reported():
                     self._read(file, files, config)
-        meta = {src_uri: lesson.meta for src_uri, lesson in self.lessons.items()}
+        meta = {src_uri: lesson.valid_meta for src_uri, lesson in self.lessons.items()}
         self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
@@ -112,6 +113,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return markdown
         reported_while_rendering(page, lesson)
         final = markdown + resources.section(lesson)
+        if self.path and lesson.path == HOME:  # the learner's path: a link to its print page
+            final += home_link()
         if self.engine is None:
             return final
         with reported():
@@ -150,6 +153,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.engine:  # what ran, and what came from the cache (the benchmark reads it too)
+            log.info(f"lessonkit: {self.engine.executed} page(s) ran, the rest came from cache")
         if not self.serving:  # a whole build: the cache keeps what it used, and no more
             self._close_engine(prune=True)
 
