@@ -3,6 +3,7 @@ no JavaScript, print, and an axe-core scan."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import axe_playwright_python
@@ -17,16 +18,6 @@ pytestmark = pytest.mark.browser
 LESSON = "transformers-and-attention/"
 AXE = Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
-# What a wrong answer shows (rewritten in issue 20, where the seed's feedback was not true).
-SEED_FEEDBACK = [
-    "Not quite. Attention works only on the tokens of the input in front of it. What a model kept "
-    "from its training data is spread through the numbers it learned, not stored word by word for "
-    "attention to look up.",
-    "Not quite. Attention compares each token with every earlier token, so the number of "
-    "comparisons, and this part of the cost, grows with the square of the length.",
-    'Not quite. "bank" is spelled the same in "The bank of the river"; what differs is the words '
-    "around it.",
-]
 WRONG = [  # the option of each quiz that shows that feedback
     "Remember every word of the training data.",
     "Each token is handled once, so the cost grows in step with the length.",
@@ -37,6 +28,19 @@ RIGHT = [
     "Every token is compared with every earlier token",
     'In the vectors at "approved", "loan" and the words after them',
 ]
+
+
+def feedback_in_lesson(option: str) -> str:
+    """The feedback the lesson's source gives under ``option``, its whitespace collapsed."""
+    source = (Path(__file__).parents[2] / "docs" / LESSON.strip("/")).with_suffix(".md")
+    text = source.read_text(encoding="utf-8")
+    found = re.search(rf"^- \[[ x]\] {re.escape(option)}\n\n((?: {{4}}.+\n)+)", text, re.M)
+    assert found, f"no option {option!r} in {source}"
+    return " ".join(found[1].split())
+
+
+FEEDBACK = [feedback_in_lesson(option) for option in WRONG]
+"""What the page must show for each wrong option: the lesson's own words, as written."""
 
 
 def open_lesson(page, site_url: str) -> None:
@@ -65,7 +69,7 @@ def test_wrong_then_right_by_mouse(page, site_url: str) -> None:
     assert score(page) == "You got 0 of 3 right."
     for n in range(3):
         quiz(page, n).locator("label", has_text=WRONG[n]).click()
-        assert feedback(page, n) == SEED_FEEDBACK[n]
+        assert feedback(page, n) == FEEDBACK[n]
         assert option(page, n, WRONG[n]).is_checked()
         assert score(page) == f"You got {n} of 3 right."
         quiz(page, n).locator("label", has_text=RIGHT[n]).click()  # retry
@@ -126,7 +130,7 @@ def test_feedback_is_announced_by_a_live_region(page, site_url: str) -> None:
     quiz(page, 1).locator("label", has_text=WRONG[1]).click()
     box = quiz(page, 1).locator(".lk-quiz__feedback")
     assert box.get_attribute("aria-live") == "polite"
-    assert " ".join(box.inner_text().split()) == SEED_FEEDBACK[1]
+    assert " ".join(box.inner_text().split()) == FEEDBACK[1]
     # The chosen input is described by the feedback, for when focus comes back to it.
     described = option(page, 1, WRONG[1]).get_attribute("aria-describedby")
     assert described == box.get_attribute("id")
@@ -140,7 +144,7 @@ def test_answers_persist_across_reload_until_reset(page, site_url: str) -> None:
     open_lesson(page, site_url)
     assert option(page, 0, RIGHT[0]).is_checked()
     assert option(page, 2, WRONG[2]).is_checked()
-    assert feedback(page, 2) == SEED_FEEDBACK[2]
+    assert feedback(page, 2) == FEEDBACK[2]
     assert score(page) == "You got 1 of 3 right."
     page.get_by_role("button", name="Reset answers").click()
     assert score(page) == "You got 0 of 3 right."
@@ -189,7 +193,7 @@ def test_without_javascript_the_disclosure_shows_answers(browser, site_url: str)
         answers.locator("summary").click()
         text = " ".join(answers.inner_text().split())
         assert f"Right answer: {RIGHT[n]}" in text
-        assert f"Wrong answer: {WRONG[n]} {SEED_FEEDBACK[n]}" in text
+        assert f"Wrong answer: {WRONG[n]} {FEEDBACK[n]}" in text
     assert not page.locator(".lk-quiz-result").is_visible()  # no score without a script
     context.close()
 
@@ -202,7 +206,7 @@ def test_print_shows_the_explanations(page, site_url: str) -> None:
     assert printed.is_visible()
     assert quiz(page, 0).locator("legend").is_visible()
     text = " ".join(printed.inner_text().split())
-    assert f"Wrong answer: {WRONG[0]} {SEED_FEEDBACK[0]}" in text
+    assert f"Wrong answer: {WRONG[0]} {FEEDBACK[0]}" in text
     assert f"Right answer: {RIGHT[0]}" in text
     page.emulate_media(media="screen")
     assert not printed.is_visible()
