@@ -198,6 +198,8 @@ def pca(vectors: ArrayLike, n: int = 2) -> Projection:
         raise ValueError(f"pca needs a 2-D array with at least {n} rows and columns")
     centred = x - x.mean(axis=0)
     _, s, directions = np.linalg.svd(centred, full_matrices=False)
+    if not np.sum(s**2) > 0:
+        raise ValueError("pca needs vectors that differ: these are all the same")
     points = centred @ directions[:n].T  # (vectors, n)
     signs = np.sign(points[np.argmax(np.abs(points), axis=0), np.arange(n)])
     explained = s[:n] ** 2 / np.sum(s**2)
