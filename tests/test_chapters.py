@@ -269,7 +269,7 @@ def _chapters_in_nav() -> list[str]:
 
 def test_the_landing_page_lists_the_chapters_in_nav_order_with_reading_times(built_site: Path):
     chapters = _chapters_in_nav()
-    assert chapters[:2] == ["history.md", "transformers-and-attention.md"]
+    assert chapters[:3] == ["history.md", "embeddings.md", "transformers-and-attention.md"]
     landing = _page(built_site, "index.html")
     listed = []
     for link in landing.links:

@@ -8,6 +8,7 @@ recomputed here with plain numpy, math and tiktoken, not with the page's own cod
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import math
@@ -497,3 +498,98 @@ def test_the_real_model_verdicts_follow_their_controls(
     single = "do" if r_beaten == 0 and m_beaten == 0 else "do not"
     assert f"Single heads {single} single out the word" in page
     assert f'in R1\'s sentence {_of(r_beaten, len(names))} fillers get as much as "river"' in page
+
+
+# --- embeddings: the real table -----------------------------------------------------------------
+
+EMBEDDINGS = "embeddings.md"
+
+
+@functools.cache
+def _raw_model() -> tuple[dict[str, np.ndarray], object]:
+    """The model's tables and tokenizer read straight from its files, not through the lab."""
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+
+    from lessonkit.lab.model import model_dir  # only where the files are
+
+    tables = load_file(str(model_dir() / "model.safetensors"))
+    return tables, Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+
+
+def _raw_cosine(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Embeddings turn tokens into vectors.", "Cats read books.", "Unbelievably long words."],
+)
+def test_the_tokenizer_sentences_follow_the_sentence(sentence, tmp_path, monkeypatch) -> None:
+    edits = {
+        'sentence = "Embeddings turn tokens into vectors."': f"sentence = {sentence!r}",
+    }
+    page = prose(render(EMBEDDINGS, edits, tmp_path, monkeypatch))
+    _, tokenizer = _raw_model()
+    tokenizer.no_padding()
+    word = sentence.split()[0]
+    pieces = tokenizer.encode(word).tokens[1:-1]
+    if len(pieces) == 1:
+        assert f'lower-cases the text and keeps "{word}" whole' in page
+    else:
+        assert f'cuts "{word}" into {len(pieces)} pieces, {" | ".join(pieces)}' in page
+    theirs = len(encoding().encode_ordinary(sentence))
+    ours = len(tokenizer.encode(sentence).tokens) - 2
+    assert f"cuts the same sentence into {theirs} token{'s' * (theirs != 1)};" in page
+    assert f"this model's tokenizer made {ours} piece{'s' * (ours != 1)} of it" in page
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [None, [("three", "four"), ("cat", "river"), ("loan", "money")]],
+    ids=["seed", "other pairs"],
+)
+def test_the_pair_sentence_names_the_most_and_least_similar_pair(
+    pairs, tmp_path, monkeypatch
+) -> None:
+    edits = {}
+    if pairs is not None:
+        edits["pair_cosines = {"] = f"PAIRS = {pairs!r}\npair_cosines = {{"
+    page = prose(render(EMBEDDINGS, edits, tmp_path, monkeypatch))
+    tables, tokenizer = _raw_model()
+    table = tables["embeddings.word_embeddings.weight"]
+    seed = [
+        ("cat", "dog"),
+        ("cat", "kitten"),
+        ("river", "lake"),
+        ("money", "cash"),
+        ("cat", "money"),
+        ("river", "money"),
+        ("blue", "loan"),
+    ]
+    sims = {
+        (a, b): _raw_cosine(table[tokenizer.token_to_id(a)], table[tokenizer.token_to_id(b)])
+        for a, b in pairs or seed
+    }
+    (top_a, top_b), top = max(sims.items(), key=lambda item: item[1])
+    (low_a, low_b), low = min(sims.items(), key=lambda item: item[1])
+    assert (
+        f'"{top_a}" and "{top_b}" have the most similar rows of these pairs ({shown(top)}), and '
+        f'"{low_a}" and "{low_b}" the least similar ({shown(low)})'
+    ) in page
+
+
+@pytest.mark.parametrize("distances", [[1, 10, 100], [1, 2, 5], [100, 1]])
+def test_the_position_sentence_follows_its_distances(distances, tmp_path, monkeypatch) -> None:
+    edits = {"DISTANCES = [1, 10, 100]": f"DISTANCES = {distances!r}"}
+    page = prose(render(EMBEDDINGS, edits, tmp_path, monkeypatch))
+    positions = _raw_model()[0]["embeddings.position_embeddings.weight"].astype(np.float64)
+    unit = positions / np.linalg.norm(positions, axis=1, keepdims=True)
+    means = [float(np.mean(np.sum(unit[:-d] * unit[d:], axis=1))) for d in distances]
+    closer = all(a > b for a, b in itertools.pairwise(means))
+    verdict = "have more similar" if closer else "do not always have more similar"
+    assert f"positions close together {verdict} vectors than positions far apart" in page
+    pairs = zip(distances, means, strict=True)
+    listed = _listed(f"{shown(m)} for positions {d} apart" for d, m in pairs)
+    assert f"on average, {listed}." in page

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.browser
 
 LESSONS = {  # each lesson of the path: its page and its title as its h1 says it
     "history/": "A short history of attention",
+    "embeddings/": "Embeddings",
     "transformers-and-attention/": "Transformers and attention",
     "real-model-bank/": "What a real model does with",
     "building-blocks/attention-in-numbers/": "Attention in numbers",
@@ -42,7 +43,7 @@ def test_it_prints_to_pdf(page, site_url: str, tmp_path: Path) -> None:
     pdf = page.pdf(format="A4", print_background=False)
     (tmp_path / "path.pdf").write_bytes(pdf)
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
-    assert 20 <= pages <= 80, pages  # four lessons, the answers and the glossary, each on new pages
+    assert 20 <= pages <= 80, pages  # five lessons, the answers and the glossary, each on new pages
     text = page.locator("article").inner_text()
     for title in LESSONS.values():
         assert title in text

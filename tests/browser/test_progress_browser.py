@@ -53,7 +53,7 @@ def test_a_quiz_answered_right_is_done_on_the_home_page_and_resumes(page, site_u
     assert status.get_attribute("role") == "status"  # announced, not only shown
     assert status.inner_text() == f"This lesson: {DONE}."
     assert page.locator(".lk-progress__mark").get_attribute("aria-pressed") == "true"
-    assert home_status(page, site_url) == "1 of 4 lessons done."
+    assert home_status(page, site_url) == "1 of 5 lessons done."
     article = page.locator("article")
     mark = article.locator("a", has_text="Transformers and attention").locator(".lk-progress-mark")
     assert mark.locator(".lk-visually-hidden").inner_text().strip() == f"({DONE})"
@@ -65,19 +65,19 @@ def test_a_quiz_answered_right_is_done_on_the_home_page_and_resumes(page, site_u
     page.wait_for_url(f"**/{LESSON}**")
     page.reload()  # kept across a reload
     assert nav_mark(page, "Transformers and attention") == f"({DONE})"
-    assert home_status(page, site_url) == "1 of 4 lessons done."
+    assert home_status(page, site_url) == "1 of 5 lessons done."
     assert page.console_errors == []
 
 
 def test_a_second_site_on_the_same_origin_keeps_its_own(page, site_url, second_url) -> None:
     answer_all_right(page, site_url)
-    assert home_status(page, site_url) == "1 of 4 lessons done."
-    assert home_status(page, second_url) == "0 of 4 lessons done."
+    assert home_status(page, site_url) == "1 of 5 lessons done."
+    assert home_status(page, second_url) == "0 of 5 lessons done."
     page.goto(second_url + "history/")
     page.locator(".lk-progress__mark").click()  # marked by hand
-    assert home_status(page, second_url) == "1 of 4 lessons done."
+    assert home_status(page, second_url) == "1 of 5 lessons done."
     assert nav_mark(page, "History") == "(done)"
-    assert home_status(page, site_url) == "1 of 4 lessons done."
+    assert home_status(page, site_url) == "1 of 5 lessons done."
     page.goto(site_url)
     assert (
         page.locator(".md-nav--primary a", has_text="History").locator(".lk-progress-mark").count()
@@ -96,7 +96,7 @@ def test_reset_clears_progress_and_quiz_answers(page, site_url) -> None:
     status = page.locator(".lk-progress--home .lk-progress__status").inner_text()
     assert status == "Progress reset: no lesson is marked done."
     assert page.locator("article .lk-progress-mark").count() == 0
-    assert home_status(page, site_url) == "0 of 4 lessons done."
+    assert home_status(page, site_url) == "0 of 5 lessons done."
     page.goto(site_url + LESSON)
     page.locator(".lk-progress").wait_for()
     assert page.locator(".lk-quiz input:checked").count() == 0  # the answers went too
@@ -125,7 +125,7 @@ def test_keyboard_only(page, site_url) -> None:
     reset = page.get_by_role("button", name="Reset progress")
     reset.focus()
     page.keyboard.press("Enter")
-    assert home_status(page, site_url) == "0 of 4 lessons done."
+    assert home_status(page, site_url) == "0 of 5 lessons done."
 
 
 def test_a_changed_quiz_says_so(page, site_url) -> None:
@@ -141,7 +141,7 @@ def test_a_changed_quiz_says_so(page, site_url) -> None:
     assert nav_mark(page, "Transformers and attention") == (
         "(the quiz changed since you took it: take it again)"
     )
-    assert home_status(page, site_url) == "0 of 4 lessons done."
+    assert home_status(page, site_url) == "0 of 5 lessons done."
 
 
 def test_without_javascript_the_home_page_is_as_before(browser, site_url) -> None:

@@ -27,6 +27,7 @@ from lessonkit.lab.figures import (
     softmax_bars,
     token_pieces_figure,
 )
+from lessonkit.lab.model_figures import embedding_map_figure
 from lessonkit.lab.trace import softmax_trace
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -44,6 +45,13 @@ FIGURES: dict[str, Callable[[], Figure]] = {
     "heatmap": lambda: attention_heatmap(six_token_weights(), TOKENS),
     "cost": lambda: cost_curve(1000),
     "tokens": lambda: token_pieces_figure("How many r letters are in strawberry?"),
+    "embedding-map": lambda: embedding_map_figure(
+        {
+            "pets": [("cat", (-0.4, -0.2)), ("dog", (-0.42, -0.1)), ("cow", (-0.41, -0.1))],
+            "numbers": [("two", (0.5, -0.4)), ("three", (0.6, -0.5))],
+        },
+        0.23,
+    ),
 }
 
 

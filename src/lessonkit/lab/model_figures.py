@@ -17,7 +17,13 @@ from matplotlib.figure import Figure
 from lessonkit.lab.figures import HEATMAP_CMAP, INK, PALETTE, WIDTH_IN, style
 from lessonkit.lab.model import Encoded
 
-__all__ = ["attention_from_figure", "is_word", "similarity_by_layer_figure", "strongest_head"]
+__all__ = [
+    "attention_from_figure",
+    "embedding_map_figure",
+    "is_word",
+    "similarity_by_layer_figure",
+    "strongest_head",
+]
 
 
 def is_word(token: str) -> bool:
@@ -148,5 +154,85 @@ layer). a: 1.00, 0.50. b: 1.00, 0.90.
     )
     fig.alt_text = (  # type: ignore[attr-defined]
         f"Line chart of the {quantity} of {what} after each layer (0 = before any layer). {listed}"
+    )
+    return fig
+
+
+def _label_offsets(
+    words: Sequence[tuple[str, tuple[float, float]]], width_pt: float = 330, height_pt: float = 260
+) -> list[tuple[float, float]]:
+    """Where each word's label goes, in points from its marker: right of it, moved past labels
+    already placed that it would overlap (roughly: 5 points per letter, 10 per line), toward
+    the middle of the plot so it stays inside.
+
+    >>> _label_offsets([("one", (0.0, 1.0)), ("two", (0.0, 1.0)), ("far", (1.0, 0.0))])
+    [(4, 3), (4, -7), (4, 3)]
+    >>> _label_offsets([("one", (0.0, 0.0)), ("two", (0.0, 0.0)), ("far", (1.0, 1.0))])
+    [(4, 3), (4, 13), (4, 3)]
+    """
+    xs = [x for _, (x, _) in words]
+    ys = [y for _, (_, y) in words]
+    sx = width_pt / ((max(xs) - min(xs)) or 1.0)
+    sy = height_pt / ((max(ys) - min(ys)) or 1.0)
+    placed: list[tuple[float, float, float]] = []  # (left, bottom, right) of each label, points
+    offsets = []
+    middle = (max(ys) + min(ys)) / 2
+    for word, (x, y) in words:
+        dy, step = 3, -10 if y > middle else 10
+        left, right = x * sx + 4, x * sx + 4 + 5 * len(word)
+        while any(
+            left < r and other < right and abs(y * sy + dy - b) < 10 for other, b, r in placed
+        ):
+            dy += step
+        placed.append((left, y * sy + dy, right))
+        offsets.append((4, dy))
+    return offsets
+
+
+def embedding_map_figure(
+    groups: Mapping[str, Sequence[tuple[str, tuple[float, float]]]], kept: float
+) -> Figure:
+    """Scatter plot of words at 2-D points (e.g. from :func:`lessonkit.lab.embeddings.pca`).
+
+    ``groups`` maps a group's name to its ``(word, (x, y))`` pairs; each group gets its own
+    colour and marker. ``kept`` is the share of the vectors' spread the two directions keep,
+    which the axes and the alt text state.
+
+    >>> fig = embedding_map_figure({"pets": [("cat", (1.0, 0.5)), ("dog", (0.9, 0.4))]}, 0.25)
+    >>> print(fig.alt_text)
+    Scatter plot of 2 words' embedding vectors, flattened onto the two directions along which \
+they spread most (together 25% of their spread). pets: cat (1.00, 0.50), dog (0.90, 0.40).
+    """
+    colours = [*PALETTE.values(), INK]
+    markers = ["o", "s", "^", "D", "v", "P"]
+    with style():
+        fig = Figure(figsize=(WIDTH_IN, 4.4), layout="constrained")
+        ax = fig.add_subplot()
+        for k, (name, members) in enumerate(groups.items()):
+            xs, ys = zip(*(point for _, point in members), strict=True)
+            ax.scatter(
+                xs,
+                ys,
+                label=name,
+                color=colours[k % len(colours)],
+                marker=markers[k % len(markers)],
+                s=36,
+            )
+        words = [(word, point) for members in groups.values() for word, point in members]
+        for (word, (x, y)), (dx, dy) in zip(words, _label_offsets(words), strict=True):
+            ax.annotate(word, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=8)
+        ax.set_xlabel("direction 1")
+        ax.set_ylabel("direction 2")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        fig.legend(loc="outside lower center", ncols=3)
+    n = sum(len(members) for members in groups.values())
+    listed = " ".join(
+        f"{name}: " + ", ".join(f"{word} ({x:.2f}, {y:.2f})" for word, (x, y) in members) + "."
+        for name, members in groups.items()
+    )
+    fig.alt_text = (  # type: ignore[attr-defined]
+        f"Scatter plot of {n} words' embedding vectors, flattened onto the two directions along "
+        f"which they spread most (together {kept:.0%} of their spread). {listed}"
     )
     return fig
