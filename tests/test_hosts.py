@@ -187,22 +187,30 @@ def test_every_host_renders_the_same_content(host_sites) -> None:
             continue
         expected = content(page.read_text(encoding="utf-8"))
         for host in ("ProperDocs", "Zensical"):
-            if host == "Zensical" and relative.parts[0] == "print":
-                continue  # the learner's path's print page: made by the MkDocs host only, so far
-            if host == "Zensical":  # ... and so the home page links to it there only
-                home_link = re.compile(r"\n?<p>To read the path offline.*?</p>", re.S)
-                expected = home_link.sub("", expected)
             other = content((sites[host] / relative).read_text(encoding="utf-8"))
             other = other.replace('href="../"', 'href=".."') if host == "Zensical" else other
             assert other == expected, f"{host}'s {relative} differs from MkDocs'"
 
 
 NOTEBOOK = "building-blocks/attention-in-numbers.ipynb"
+PATH_DATA = re.compile(r'<script type="application/json" id="lk-path">(.*?)</script>')
+
+
+def path_data(site: Path) -> dict[str, dict | None]:
+    """Each built page's data for the progress script (None where it has none)."""
+    found = {}
+    for page in sorted(site.rglob("index.html")):
+        if page.relative_to(site).parts[0] not in ("search", "assets"):
+            match = PATH_DATA.search(page.read_text(encoding="utf-8"))
+            found[page.relative_to(site).as_posix()] = json.loads(match[1]) if match else None
+    return found
 
 
 def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
     """host -> site-level output -> whether the built site has it."""
     reference = (sites["MkDocs"] / NOTEBOOK).read_bytes()
+    data = path_data(sites["MkDocs"])
+    lessons = data["index.html"]["lessons"] if data["index.html"] else []
     found = {}
     for host, site in sites.items():
         glossary = (site / "glossary" / "index.html").read_text(encoding="utf-8")
@@ -210,7 +218,18 @@ def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
         cells = json.loads(notebook.read_bytes())["cells"] if notebook.is_file() else []
         home = (site / "index.html").read_text(encoding="utf-8")
         assets = [site / "assets" / "lessonkit" / f"lessonkit.{kind}" for kind in ("css", "js")]
+        printed = site / "print" / "index.html"
+        printed_html = printed.read_text(encoding="utf-8") if printed.is_file() else ""
         found[host] = {
+            "print page": len(lessons) > 1
+            and printed_html.count('<section class="lk-print__lesson"') == len(lessons)
+            and 'id="answers"' in printed_html
+            and 'class="lk-print__glossary"' in printed_html,
+            "home page's link to the print page": '<a href="print/">the whole path on one page'
+            in home,
+            "progress data": len(data) > 1
+            and all(d and d["lessons"] == lessons for d in data.values())
+            and path_data(site) == data,
             "glossary page": 'id="token"' in glossary and "Used on: <a" in glossary,
             "notebook": any(c.get("outputs") for c in cells) and notebook.read_bytes() == reference,
             "lessonkit's CSS and JS": all(a.is_file() for a in assets)
