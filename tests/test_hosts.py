@@ -305,6 +305,14 @@ watch: [docs]
 """
 
 
+def with_path(folder: Path) -> dict[str, str]:
+    """The environment with ``folder`` first on Python's path (lessonkit stays importable)."""
+    return {
+        **ENV,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), ENV.get("PYTHONPATH")])),
+    }
+
+
 def small_site(folder: Path, pages: dict[str, str]) -> Path:
     (folder / "docs").mkdir(parents=True)
     for name, text in pages.items():
@@ -318,7 +326,7 @@ def test_a_lab_edit_reruns_the_page_that_uses_it_under_zensical(tmp_path: Path) 
     lab = tmp_path / "lab"
     lab.mkdir()
     (lab / "labmod.py").write_text("VALUE = 41\n")
-    env = {**ENV, "PYTHONPATH": str(lab)}
+    env = with_path(lab)
     first = build("Zensical", site, env=env)
     assert first.returncode == 0, first.stderr
     assert "The value is 41." in (site / "site" / "index.html").read_text()
@@ -328,6 +336,47 @@ def test_a_lab_edit_reruns_the_page_that_uses_it_under_zensical(tmp_path: Path) 
     second = run(site, "zensical", "build", "--strict", env=env)
     assert second.returncode == 0, second.stderr
     assert "The value is 42." in (site / "site" / "index.html").read_text(), "no stale number"
+
+
+LINKS_PAGE = "---\ntitle: Links\ndescription: A link.\n---\n\n# Links\n\nSee [other](other.md).\n"
+
+
+def prepare_in(site: Path, env: dict[str, str]) -> str:
+    """``lessonkit prepare`` in ``site``: its summary line (it must succeed)."""
+    done = run(site, "lessonkit.cli", "prepare", env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_a_warm_prepare_converts_nothing_and_the_cache_keeps_only_what_the_site_uses(
+    tmp_path: Path,
+) -> None:
+    """Unchanged pages are not converted again; a lab edit re-runs and re-converts the page that
+    uses it (only that one); the checks still run on every page; after each whole run the cache
+    holds one entry and one record per page, however many edits came before."""
+    site = small_site(
+        tmp_path / "site", {"index.md": LAB_PAGE, "other.md": OTHER_PAGE, "links.md": LINKS_PAGE}
+    )
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    (lab / "labmod.py").write_text("VALUE = 41\n")
+    env = with_path(lab)
+    assert "3 page(s), 2 ran; 3 converted;" in prepare_in(site, env)
+    assert "3 page(s), 0 ran; 0 converted; 0 file(s) written" in prepare_in(site, env)
+    (lab / "labmod.py").write_text("VALUE = 42  # edited\n")
+    assert "3 page(s), 1 ran; 1 converted;" in prepare_in(site, env)
+    for n in range(3):
+        (site / "docs" / "other.md").write_text(OTHER_PAGE.replace("6 * 7", f"6 * {n}"))
+        assert "3 page(s), 1 ran; 1 converted;" in prepare_in(site, env)
+    cache = site / Settings().cache_dir
+    entries = [p for p in cache.glob("*.json") if re.fullmatch(r"[0-9a-f]{64}\.json", p.name)]
+    assert len(entries) == 2, "one entry per page with code"
+    records = json.loads((cache / "prepare" / "pages.json").read_text())
+    assert len(json.loads(records["pages"])) == 3, "one record per page"
+    (site / "docs" / "other.md").unlink()
+    broken = run(site, "lessonkit.cli", "prepare", env=env)
+    assert broken.returncode == 1, "links.md's record does not skip its checks"
+    assert "docs/links.md:8: error:" in broken.stderr, broken.stderr
 
 
 BROKEN = """\

@@ -98,7 +98,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         else "nothing written"
     )
     print(
-        f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; {done}; "
+        f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; "
+        f"{outcome.converted} converted; {done}; "
         f"{len(outcome.errors)} error(s), {len(outcome.warnings)} warning(s) in {seconds:.2f} s",
         file=sys.stderr,
     )

@@ -64,8 +64,9 @@ from lessonkit.path import (
 )
 from lessonkit.path import Lesson as PathLesson
 
-RECORDS = "prepared-pages.json"
-"""In the cache folder: each page's conversion, kept for the next run (:mod:`.records`)."""
+RECORDS = "prepare/pages.json"
+"""In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
+folder of its own, which the cache's pruning leaves alone."""
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
@@ -103,6 +104,8 @@ class Outcome:
 
     pages: int = 0
     ran: int = 0
+    converted: int = 0
+    """How many pages were converted (the others' conversions were unchanged: their records)."""
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -219,6 +222,7 @@ class _Converter:
         except LessonError as error:
             self.outcome.problems += error.problems
             return None
+        self.outcome.converted += 1
         converted = Converted(page.title(md.toc_tokens), url, html, page.content)
         if result is not None and page.as_written:  # its result is the one keyed
             self.records.put(key, converted, read)

@@ -11,9 +11,10 @@ read (a snippet an extension includes) is recorded with its digest and checked a
 cache entry's reads are. The checks are not recorded: they run on every page every time (they
 read other pages: a removed page breaks a link to it).
 
-The records live in one file in the cache folder (lesson code may neither read nor change it),
-rewritten after a run with only the records that run used: they never outgrow the site. A
-damaged or foreign file is ignored (every page is converted again), never an error.
+The records live in one file in a folder of the cache folder (lesson code may neither read nor
+change it; the cache's pruning leaves that folder alone), rewritten after a whole run with only
+the records that run used: they never outgrow the site. A damaged or foreign file is ignored
+(every page is converted again), never an error.
 
 >>> import tempfile
 >>> store = Records(Path(tempfile.mkdtemp()) / "pages.json")
@@ -28,6 +29,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import platform
@@ -37,6 +39,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import lessonkit
@@ -128,12 +131,20 @@ def environment(modules: Iterable[str], files: Iterable[Path]) -> str:
     source of the Markdown extension ``modules`` the site lists, and the bytes of ``files``."""
     digest = hashlib.sha256(_installed().encode())
     for name in sorted(set(modules)):
-        module = sys.modules.get(name)
-        source = getattr(module, "__file__", None)
+        source = getattr(_module(name), "__file__", None)
         digest.update(f"{name}\0{_digest(source) if source else ''}\0".encode())
     for file in files:
         digest.update(f"{file}\0{_digest(str(file))}\0".encode())
     return digest.hexdigest()
+
+
+def _module(name: str) -> ModuleType | None:
+    """The module of a Markdown extension named as Python-Markdown takes it (``toc`` is
+    ``markdown.extensions.toc``), imported now (else the key would depend on when)."""
+    for candidate in (name, f"markdown.extensions.{name}"):
+        with suppress(ImportError, ValueError):
+            return importlib.import_module(candidate)
+    return None
 
 
 @cache
