@@ -187,7 +187,7 @@ def parser() -> argparse.ArgumentParser:
     prepare = commands.add_parser(
         "prepare",
         help="before a host without plugins builds (Zensical): run every page, write the "
-        "glossary page, notebooks and lessonkit's CSS and JS into the docs folder",
+        "glossary page, the print page, notebooks and lessonkit's CSS and JS into the docs folder",
     )
     prepare.add_argument("--strict", action="store_true", help="fail on warnings too")
     prepare.set_defaults(run=cmd_prepare)

@@ -6,14 +6,18 @@ does what the MkDocs plugin does around the pages:
 
 - runs every page through the engine (in parallel; the cache makes this cheap) and converts
   it with the site's Markdown extensions and every lessonkit feature (:class:`LessonPage`), so
-  every problem of every page is reported at once, with its file and line;
+  every problem of every page is reported at once, with its file and line; a page whose
+  conversion's inputs did not change since the last run is not converted again (its record,
+  :mod:`.records`), though its checks run;
 - writes into the docs folder, only where the content changed: the glossary page with its
-  "used on" lists, each ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
-- records them in a manifest (``docs/.lessonkit-prepared.json``): the next run removes an
-  output that is no longer made, the MkDocs plugin leaves them alone (it makes its own), and the
-  manifest's digest of every page's HTML changes when a result does. A host that watches the
-  docs folder (Zensical with ``watch: [docs]``) then converts its pages again: a lab edit
-  leaves no stale number, though no page's own text changed.
+  "used on" lists, the learner's path's print page (:mod:`lessonkit.path`), each
+  ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
+- records them in a manifest (:mod:`.manifest`, with the path's data every page carries): the
+  next run removes an output that is no longer made, the MkDocs plugin leaves them alone (it
+  makes its own), and the manifest's digest of every page's HTML changes when a result does. A
+  host that watches the docs folder (Zensical with ``watch: [docs]``) then converts its pages
+  again: a lab edit leaves no stale number, though no page's own text changed;
+- after a whole run without errors, prunes the cache to the entries (and records) it used.
 """
 
 from __future__ import annotations
@@ -86,8 +90,8 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     if prepared and not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
-        hint = "run `lessonkit prepare` before the build: it writes the glossary page, notebooks "
-        hint += "and lessonkit's CSS and JS into the docs folder"
+        hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
+        hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     return problems
 
