@@ -371,12 +371,22 @@ def test_a_warm_prepare_converts_nothing_and_the_cache_keeps_only_what_the_site_
     cache = site / Settings().cache_dir
     entries = [p for p in cache.glob("*.json") if re.fullmatch(r"[0-9a-f]{64}\.json", p.name)]
     assert len(entries) == 2, "one entry per page with code"
-    records = json.loads((cache / "prepare" / "pages.json").read_text())
+    records = json.loads((cache / "prepare" / "pages.records").read_text())
     assert len(json.loads(records["pages"])) == 3, "one record per page"
     (site / "docs" / "other.md").unlink()
     broken = run(site, "lessonkit.cli", "prepare", env=env)
     assert broken.returncode == 1, "links.md's record does not skip its checks"
     assert "docs/links.md:8: error:" in broken.stderr, broken.stderr
+
+
+def test_prepare_does_not_overwrite_a_print_page_of_the_sites_own(tmp_path: Path) -> None:
+    site = small_site(tmp_path / "site", {"index.md": OTHER_PAGE, "print.md": LINKS_PAGE})
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text() + "nav:\n  - Learning path:\n      - index.md\n")
+    done = run(site, "lessonkit.cli", "prepare")
+    assert done.returncode == 1, done.stderr
+    assert "docs/print.md: error: lessonkit prepare makes print.md, but" in done.stderr
+    assert (site / "docs" / "print.md").read_text() == LINKS_PAGE, "nothing written"
 
 
 BROKEN = """\

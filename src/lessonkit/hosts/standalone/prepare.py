@@ -68,7 +68,7 @@ from lessonkit.path import (
 )
 from lessonkit.path import Lesson as PathLesson
 
-RECORDS = "prepare/pages.json"
+RECORDS = "prepare/pages.records"
 """In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
 folder of its own, which the cache's pruning leaves alone."""
 
@@ -165,6 +165,7 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
         if path:  # the learner's path: its print page, and the data every page carries
             printed, record = _print_page(site, converter, path, converted, outputs)
             outputs[PRINT_PAGE] = printed
+        outcome.problems += _clashes(site, outputs, old)
     outcome.ran = engine.executed if engine else 0
     if outcome.errors:
         return outcome
@@ -310,8 +311,7 @@ def _outputs(
     old: Mapping[str, str],
     outcome: Outcome,
 ) -> dict[str, bytes]:
-    """Every output's bytes by its path in the docs folder; a clash with a file of the site's own
-    is an error."""
+    """Every output's bytes by its path in the docs folder (but the print page's)."""
     config = site.config
     outputs = {name: bundle(kind) for kind, name in config.assets().items()}
     if site.glossary:
@@ -334,12 +334,23 @@ def _outputs(
             )
         except LessonError as error:
             outcome.problems += error.problems
+    return outputs
+
+
+def _clashes(site: Site, outputs: Iterable[str], old: Mapping[str, str]) -> list[Problem]:
+    """An error for each output whose name a file of the site's own already has (a notebook's
+    clash is its page's error, reported with the page)."""
+    problems = []
     for name in outputs:
-        if (config.docs_dir / name).exists() and name not in old and not name.endswith(".ipynb"):
+        if (
+            (site.config.docs_dir / name).exists()
+            and name not in old
+            and not name.endswith(".ipynb")
+        ):
             message = f"lessonkit prepare makes {name}, but the docs folder has a file of that name"
             hint = "rename or remove it (lessonkit's own file takes its place)"
-            outcome.problems.append(Problem(message, hint=hint, path=site.where(name)))
-    return outputs
+            problems.append(Problem(message, hint=hint, path=site.where(name)))
+    return problems
 
 
 FRONT_MATTER = """\
