@@ -96,11 +96,11 @@ class LessonPage(Extension):
         self.path, self.warn = path, warn
         self.execute: ExecuteExtension | None = None
         self.content = ""
+        """The page's converted content, once converted (without the report box and path data,
+        as MkDocs' ``page.content``)."""
         self.as_written = True
         """Whether the page's Markdown reached lessonkit as its file has it (no other extension
         changed it first): then its program is the file's own."""
-        """The page's converted content, once converted (without the report box and path data,
-        as MkDocs' ``page.content``)."""
 
     def extendMarkdown(self, md: Markdown) -> None:
         site, lesson = self.site, self.lesson
