@@ -187,22 +187,30 @@ def test_every_host_renders_the_same_content(host_sites) -> None:
             continue
         expected = content(page.read_text(encoding="utf-8"))
         for host in ("ProperDocs", "Zensical"):
-            if host == "Zensical" and relative.parts[0] == "print":
-                continue  # the learner's path's print page: made by the MkDocs host only, so far
-            if host == "Zensical":  # ... and so the home page links to it there only
-                home_link = re.compile(r"\n?<p>To read the path offline.*?</p>", re.S)
-                expected = home_link.sub("", expected)
             other = content((sites[host] / relative).read_text(encoding="utf-8"))
             other = other.replace('href="../"', 'href=".."') if host == "Zensical" else other
             assert other == expected, f"{host}'s {relative} differs from MkDocs'"
 
 
 NOTEBOOK = "building-blocks/attention-in-numbers.ipynb"
+PATH_DATA = re.compile(r'<script type="application/json" id="lk-path">(.*?)</script>')
+
+
+def path_data(site: Path) -> dict[str, dict | None]:
+    """Each built page's data for the progress script (None where it has none)."""
+    found = {}
+    for page in sorted(site.rglob("index.html")):
+        if page.relative_to(site).parts[0] not in ("search", "assets"):
+            match = PATH_DATA.search(page.read_text(encoding="utf-8"))
+            found[page.relative_to(site).as_posix()] = json.loads(match[1]) if match else None
+    return found
 
 
 def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
     """host -> site-level output -> whether the built site has it."""
     reference = (sites["MkDocs"] / NOTEBOOK).read_bytes()
+    data = path_data(sites["MkDocs"])
+    lessons = data["index.html"]["lessons"] if data["index.html"] else []
     found = {}
     for host, site in sites.items():
         glossary = (site / "glossary" / "index.html").read_text(encoding="utf-8")
@@ -210,7 +218,18 @@ def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
         cells = json.loads(notebook.read_bytes())["cells"] if notebook.is_file() else []
         home = (site / "index.html").read_text(encoding="utf-8")
         assets = [site / "assets" / "lessonkit" / f"lessonkit.{kind}" for kind in ("css", "js")]
+        printed = site / "print" / "index.html"
+        printed_html = printed.read_text(encoding="utf-8") if printed.is_file() else ""
         found[host] = {
+            "print page": len(lessons) > 1
+            and printed_html.count('<section class="lk-print__lesson"') == len(lessons)
+            and 'id="answers"' in printed_html
+            and 'class="lk-print__glossary"' in printed_html,
+            "home page's link to the print page": '<a href="print/">the whole path on one page'
+            in home,
+            "progress data": len(data) > 1
+            and all(d and d["lessons"] == lessons for d in data.values())
+            and path_data(site) == data,
             "glossary page": 'id="token"' in glossary and "Used on: <a" in glossary,
             "notebook": any(c.get("outputs") for c in cells) and notebook.read_bytes() == reference,
             "lessonkit's CSS and JS": all(a.is_file() for a in assets)
@@ -286,6 +305,14 @@ watch: [docs]
 """
 
 
+def with_path(folder: Path) -> dict[str, str]:
+    """The environment with ``folder`` first on Python's path (lessonkit stays importable)."""
+    return {
+        **ENV,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), ENV.get("PYTHONPATH")])),
+    }
+
+
 def small_site(folder: Path, pages: dict[str, str]) -> Path:
     (folder / "docs").mkdir(parents=True)
     for name, text in pages.items():
@@ -299,7 +326,7 @@ def test_a_lab_edit_reruns_the_page_that_uses_it_under_zensical(tmp_path: Path) 
     lab = tmp_path / "lab"
     lab.mkdir()
     (lab / "labmod.py").write_text("VALUE = 41\n")
-    env = {**ENV, "PYTHONPATH": str(lab)}
+    env = with_path(lab)
     first = build("Zensical", site, env=env)
     assert first.returncode == 0, first.stderr
     assert "The value is 41." in (site / "site" / "index.html").read_text()
@@ -309,6 +336,57 @@ def test_a_lab_edit_reruns_the_page_that_uses_it_under_zensical(tmp_path: Path) 
     second = run(site, "zensical", "build", "--strict", env=env)
     assert second.returncode == 0, second.stderr
     assert "The value is 42." in (site / "site" / "index.html").read_text(), "no stale number"
+
+
+LINKS_PAGE = "---\ntitle: Links\ndescription: A link.\n---\n\n# Links\n\nSee [other](other.md).\n"
+
+
+def prepare_in(site: Path, env: dict[str, str]) -> str:
+    """``lessonkit prepare`` in ``site``: its summary line (it must succeed)."""
+    done = run(site, "lessonkit.cli", "prepare", env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_a_warm_prepare_converts_nothing_and_the_cache_keeps_only_what_the_site_uses(
+    tmp_path: Path,
+) -> None:
+    """Unchanged pages are not converted again; a lab edit re-runs and re-converts the page that
+    uses it (only that one); the checks still run on every page; after each whole run the cache
+    holds one entry and one record per page, however many edits came before."""
+    site = small_site(
+        tmp_path / "site", {"index.md": LAB_PAGE, "other.md": OTHER_PAGE, "links.md": LINKS_PAGE}
+    )
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    (lab / "labmod.py").write_text("VALUE = 41\n")
+    env = with_path(lab)
+    assert "3 page(s), 2 ran; 3 converted;" in prepare_in(site, env)
+    assert "3 page(s), 0 ran; 0 converted; 0 file(s) written" in prepare_in(site, env)
+    (lab / "labmod.py").write_text("VALUE = 42  # edited\n")
+    assert "3 page(s), 1 ran; 1 converted;" in prepare_in(site, env)
+    for n in range(3):
+        (site / "docs" / "other.md").write_text(OTHER_PAGE.replace("6 * 7", f"6 * {n}"))
+        assert "3 page(s), 1 ran; 1 converted;" in prepare_in(site, env)
+    cache = site / Settings().cache_dir
+    entries = [p for p in cache.glob("*.json") if re.fullmatch(r"[0-9a-f]{64}\.json", p.name)]
+    assert len(entries) == 2, "one entry per page with code"
+    records = json.loads((cache / "prepare" / "pages.records").read_text())
+    assert len(json.loads(records["pages"])) == 3, "one record per page"
+    (site / "docs" / "other.md").unlink()
+    broken = run(site, "lessonkit.cli", "prepare", env=env)
+    assert broken.returncode == 1, "links.md's record does not skip its checks"
+    assert "docs/links.md:8: error:" in broken.stderr, broken.stderr
+
+
+def test_prepare_does_not_overwrite_a_print_page_of_the_sites_own(tmp_path: Path) -> None:
+    site = small_site(tmp_path / "site", {"index.md": OTHER_PAGE, "print.md": LINKS_PAGE})
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text() + "nav:\n  - Learning path:\n      - index.md\n")
+    done = run(site, "lessonkit.cli", "prepare")
+    assert done.returncode == 1, done.stderr
+    assert "docs/print.md: error: lessonkit prepare makes print.md, but" in done.stderr
+    assert (site / "docs" / "print.md").read_text() == LINKS_PAGE, "nothing written"
 
 
 BROKEN = """\

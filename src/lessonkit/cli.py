@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
-from lessonkit.checks.recipe import check_files
+from lessonkit.checks.recipe import check_files, markdown_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
+from lessonkit.hosts.standalone.manifest import prepared_files
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
@@ -54,6 +55,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if missing:
         print(f"lessonkit check: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
+        made = {project.docs_dir / name for name in prepared_files(project.docs_dir)}
+        paths = [p for p in markdown_files(paths) if p not in made]
     report = check_files(
         paths,
         docs_dir=project.docs_dir if project else None,
@@ -94,7 +98,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         else "nothing written"
     )
     print(
-        f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; {done}; "
+        f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; "
+        f"{outcome.converted} converted; {done}; "
         f"{len(outcome.errors)} error(s), {len(outcome.warnings)} warning(s) in {seconds:.2f} s",
         file=sys.stderr,
     )
@@ -182,7 +187,7 @@ def parser() -> argparse.ArgumentParser:
     prepare = commands.add_parser(
         "prepare",
         help="before a host without plugins builds (Zensical): run every page, write the "
-        "glossary page, notebooks and lessonkit's CSS and JS into the docs folder",
+        "glossary page, the print page, notebooks and lessonkit's CSS and JS into the docs folder",
     )
     prepare.add_argument("--strict", action="store_true", help="fail on warnings too")
     prepare.set_defaults(run=cmd_prepare)

@@ -7,16 +7,42 @@ itself is kept by the reader's browser (``assets/js/60-progress.js``), against t
 :func:`~lessonkit.path.lessons.progress_json` writes into every page.
 """
 
-from .lessons import Lesson, nav_order, path_lessons, progress_json, quiz_ids
-from .printpage import PRINT_PAGE, print_html, print_markdown
+from .lessons import (
+    Lesson,
+    nav_order,
+    path_lessons,
+    path_record,
+    progress_json,
+    progress_script,
+    quiz_ids,
+    read_record,
+    root_of,
+)
+from .printpage import (
+    HOME,
+    PRINT_PAGE,
+    home_link,
+    made_html,
+    print_html,
+    print_markdown,
+    print_page_file,
+)
 
 __all__ = [
+    "HOME",
     "PRINT_PAGE",
     "Lesson",
+    "home_link",
+    "made_html",
     "nav_order",
     "path_lessons",
+    "path_record",
     "print_html",
     "print_markdown",
+    "print_page_file",
     "progress_json",
+    "progress_script",
     "quiz_ids",
+    "read_record",
+    "root_of",
 ]

@@ -42,11 +42,18 @@ def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, t
 
     >>> list(nav_order([{"Home": "index.md"}, {"Learning path": ["a.md", {"B": "b.md"}]}]))
     [('index.md', ()), ('a.md', ('Learning path',)), ('b.md', ('Learning path',))]
+    >>> list(nav_order([{"title": "Learning path", "url": None, "children": [
+    ...     {"title": "A", "url": "a.md", "children": []}]}]))
+    [('a.md', ('Learning path',))]
     """
     for item in nav or []:
         if isinstance(item, str):
             if "://" not in item:
-                yield item, sections
+                yield item.strip(), sections
+        elif isinstance(item, Mapping) and "children" in item and "url" in item:  # as Zensical
+            if isinstance(item["url"], str):  # reads nav: a page has a url, a section children
+                yield from nav_order([item["url"]], sections)
+            yield from nav_order(item["children"], (*sections, str(item.get("title"))))
         elif isinstance(item, Mapping):
             for title, value in item.items():
                 if isinstance(value, str):
@@ -75,19 +82,59 @@ def path_lessons(
     return chosen
 
 
-def progress_json(lessons: list[Lesson], root: str, print_url: str | None) -> str:
+def path_record(lessons: list[Lesson], print_url: str | None) -> dict[str, Any]:
+    """What every page carries of the path (URLs from the site's root), without the root.
+
+    >>> path_record([Lesson("a.md", "A", "a/", "")], "print/")
+    {'print': 'print/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
+    """
+    lessons_data = [{"url": x.url, "title": x.title, "quizzes": x.quizzes} for x in lessons]
+    return {"print": print_url, "lessons": lessons_data}
+
+
+def read_record(data: Any) -> dict[str, Any] | None:
+    """A :func:`path_record` read back (from JSON), in its order; None unless it has its shape.
+
+    >>> read_record({"print": "p/", "lessons": [{"quizzes": "", "title": "A", "url": "a/"}]})
+    {'print': 'p/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
+    >>> read_record({"lessons": [1]}) is None
+    True
+    """
+    try:
+        lessons = [{k: str(x[k]) for k in ("url", "title", "quizzes")} for x in data["lessons"]]
+        return {"print": data.get("print"), "lessons": lessons}
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def progress_script(record: Mapping[str, Any], root: str) -> str:
     """The ``<script type="application/json">`` a page carries for the progress script.
 
     ``root`` is the site's root relative to the page; lesson URLs are relative to the root, so
     the script keys progress by where the site is served (two sites on one host do not mix).
 
+    >>> progress_script({"print": None, "lessons": []}, "../")
+    '<script type="application/json" id="lk-path">{"root":"../","print":null,"lessons":[]}</script>'
+    """
+    data = {"root": root, "print": record.get("print"), "lessons": record.get("lessons", [])}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return f'<script type="application/json" id="lk-path">{text}</script>'
+
+
+def progress_json(lessons: list[Lesson], root: str, print_url: str | None) -> str:
+    """:func:`progress_script` of the path ``lessons``, for a page whose root is ``root``.
+
     >>> progress_json([Lesson("a.md", "A", "a/", "")], "../", None)[:47]
     '<script type="application/json" id="lk-path">{"'
     """
-    data = {
-        "root": root,
-        "print": print_url,
-        "lessons": [{"url": x.url, "title": x.title, "quizzes": x.quizzes} for x in lessons],
-    }
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return f'<script type="application/json" id="lk-path">{text}</script>'
+    return progress_script(path_record(lessons, print_url), root)
+
+
+def root_of(url: str) -> str:
+    """The site's root relative to the page at ``url`` (from the root), as MkDocs writes it.
+
+    >>> root_of(""), root_of("a/"), root_of("a/b/"), root_of("a.html"), root_of("a/b.html")
+    ('./', '../', '../../', './', '../')
+    """
+    depth = url.count("/")
+    return "../" * depth if depth else "./"

@@ -24,7 +24,7 @@ TITLE = "The whole path, to print"
 TOP = "the-whole-path-to-print"
 """The title's id as MkDocs' toc makes it from the Markdown (the theme's skip link targets it)."""
 
-PRINT_MARKDOWN = f"""---
+FRONT_MATTER = f"""---
 title: {TITLE}
 description: >-
   Every lesson of the learning path on one page, with its quiz answers and the glossary,
@@ -34,7 +34,8 @@ search:
 hide:
   - toc
 ---
-
+"""
+PRINT_MARKDOWN = f"""{FRONT_MATTER}
 # {TITLE}
 
 Every lesson of the learning path, made when the site is built.
@@ -57,8 +58,7 @@ HOME = "index.md"
 
 
 def home_link(home: str = HOME) -> str:
-    """The home page's link to the print page, appended by the host that makes that page (a host
-    without it, Zensical for now, gets no link that leads nowhere).
+    """The home page's link to the print page, appended by every host where the site has one.
 
     >>> "[the whole path on one page](print.md)" in home_link()
     True
@@ -74,6 +74,21 @@ def home_link(home: str = HOME) -> str:
 def print_markdown() -> str:
     """The print page's Markdown: a title the host converts; :func:`print_html` fills it."""
     return PRINT_MARKDOWN
+
+
+def print_page_file(html: str) -> str:
+    """The print page as a file of the docs, for a host without plugins: its front matter, then
+    :func:`print_html`'s content, which that host shows as it is (:func:`made_html`)."""
+    return f"{FRONT_MATTER}\n{html}\n"
+
+
+def made_html(body: str) -> str:
+    """The content of a :func:`print_page_file`, from the file's body (after its front matter).
+
+    >>> made_html("\\n<h1>T</h1>\\n")
+    '<h1>T</h1>'
+    """
+    return body.strip("\n")
 
 
 def slug_of(url: str) -> str:

@@ -22,7 +22,7 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
-from lessonkit.hosts.standalone.prepare import prepared_files
+from lessonkit.hosts.standalone.manifest import prepared_files
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.path import (
     PRINT_PAGE,

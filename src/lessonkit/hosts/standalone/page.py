@@ -10,7 +10,9 @@ The MkDocs plugin maps MkDocs' events onto the features (:mod:`lessonkit.hosts.m
   the result (:meth:`ExecuteExtension.prepare`);
 - the glossary's tooltips and words box, linking to the glossary page relatively;
 - figures leave the HTML while a host's search indexes it; once converted, they come back and
-  the "Report a mistake" box goes right after the content.
+  the "Report a mistake" box goes right after the content, then the learner's path's data for
+  the progress script (:mod:`lessonkit.path`: the home page also links to the print page, and
+  the print page, made by ``lessonkit prepare``, is shown as it was made).
 
 A problem a feature finds while converting (Python-Markdown keeps no line numbers) is placed in
 the lesson's file, as the MkDocs plugin places it.
@@ -34,6 +36,7 @@ from lessonkit.execute import figure_slots
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.standalone.site import Site
+from lessonkit.path import HOME, PRINT_PAGE, home_link, made_html, progress_script, root_of
 from lessonkit.report.links import aside_html, page_report, token_headings
 
 
@@ -71,7 +74,9 @@ class LessonPage(Extension):
 
     ``generated``: the pages lessonkit itself wrote into the docs folder (``lessonkit prepare``);
     one of them is not a lesson: it gets no checks, no "Go deeper" and no code run, as under the
-    MkDocs plugin. ``warn`` receives the page's warnings.
+    MkDocs plugin. ``path``: the learner's path as ``lessonkit prepare`` recorded it
+    (:func:`lessonkit.path.path_record`), whose data the page then carries. ``warn`` receives
+    the page's warnings.
     """
 
     def __init__(
@@ -81,14 +86,21 @@ class LessonPage(Extension):
         url: str,
         *,
         generated: Iterable[str] = (),
+        path: Mapping[str, Any] | None = None,
         warn: Callable[[list[Problem]], None] = lambda problems: None,
     ) -> None:
         super().__init__()
         self.site, self.lesson, self.url = site, lesson, url
         self.generated = frozenset(generated)
         self.is_lesson = lesson.path not in self.generated
-        self.warn = warn
+        self.path, self.warn = path, warn
         self.execute: ExecuteExtension | None = None
+        self.content = ""
+        """The page's converted content, once converted (without the report box and path data,
+        as MkDocs' ``page.content``)."""
+        self.as_written = True
+        """Whether the page's Markdown reached lessonkit as its file has it (no other extension
+        changed it first): then its program is the file's own."""
 
     def extendMarkdown(self, md: Markdown) -> None:
         site, lesson = self.site, self.lesson
@@ -114,7 +126,10 @@ class LessonPage(Extension):
 
         def converted(source: str) -> str:
             try:
-                return self._finish(md, convert(source))
+                html = convert(source)
+                if lesson.path == PRINT_PAGE and not self.is_lesson:  # made whole by prepare
+                    html = made_html(lesson.body)
+                return self._finish(md, html)
             except LessonError as error:  # found while converting: placed in the lesson's file
                 found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
                 raise LessonError(found) from None
@@ -133,15 +148,18 @@ class LessonPage(Extension):
         figures = md.treeprocessors["lessonkit_cut_figures"].figures
         if figures:
             html = figure_slots.restore(html, figures, self.lesson.where)
+        self.content = html
         config = self.site.config
-        if not config.repo_url:
-            return html
-        tokens = getattr(md, "toc_tokens", [])
-        title = self.title(tokens)
-        report = page_report(
-            config.repo_url, title, config.canonical_url(self.url), token_headings(tokens)
-        )
-        return html + aside_html(report)
+        if config.repo_url:
+            tokens = getattr(md, "toc_tokens", [])
+            title = self.title(tokens)
+            report = page_report(
+                config.repo_url, title, config.canonical_url(self.url), token_headings(tokens)
+            )
+            html += aside_html(report)
+        if self.path and self.path.get("lessons"):  # outside the content, as under MkDocs
+            html += progress_script(self.path, root_of(self.url))
+        return html
 
 
 def as_written(given: str, lesson: Lesson) -> str:
@@ -166,7 +184,10 @@ class _PagePreprocessor(Preprocessor):
         if not page.is_lesson:
             return lines
         body = as_written("\n".join(lines), lesson)
+        page.as_written = body is lesson.body
         final = body + resources.section(lesson)
+        if lesson.path == HOME and PRINT_PAGE in page.generated:  # the path has a print page
+            final += home_link()
         engine = page.site.engine
         if page.execute is not None and engine is not None:
             program, text = lesson.program_of(body)

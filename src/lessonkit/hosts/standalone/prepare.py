@@ -6,24 +6,26 @@ does what the MkDocs plugin does around the pages:
 
 - runs every page through the engine (in parallel; the cache makes this cheap) and converts
   it with the site's Markdown extensions and every lessonkit feature (:class:`LessonPage`), so
-  every problem of every page is reported at once, with its file and line;
+  every problem of every page is reported at once, with its file and line; a page whose
+  conversion's inputs did not change since the last run is not converted again (its record,
+  :mod:`.records`), though its checks run;
 - writes into the docs folder, only where the content changed: the glossary page with its
-  "used on" lists, each ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
-- records them in a manifest (``docs/.lessonkit-prepared.json``): the next run removes an
-  output that is no longer made, the MkDocs plugin leaves them alone (it makes its own), and the
-  manifest's digest of every page's HTML changes when a result does. A host that watches the
-  docs folder (Zensical with ``watch: [docs]``) then converts its pages again: a lab edit
-  leaves no stale number, though no page's own text changed.
+  "used on" lists, the learner's path's print page (:mod:`lessonkit.path`), each
+  ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
+- records them in a manifest (:mod:`.manifest`, with the path's data every page carries): the
+  next run removes an output that is no longer made, the MkDocs plugin leaves them alone (it
+  makes its own), and the manifest's digest of every page's HTML changes when a result does. A
+  host that watches the docs folder (Zensical with ``watch: [docs]``) then converts its pages
+  again: a lab edit leaves no stale number, though no page's own text changed;
+- after a whole run without errors, prunes the cache to the entries (and records) it used.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
 import posixpath
-import time
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -33,27 +35,42 @@ from typing import Any
 import yaml
 from markdown import Markdown
 
-from lessonkit import __version__
 from lessonkit.assets.bundle import bundle
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import Project
+from lessonkit.execute.site import CONFIG_FILES
 from lessonkit.glossary.site import finish_page
+from lessonkit.hosts.standalone.manifest import (
+    MANIFEST,
+    atomic_write,
+    prepared_files,
+    sha256,
+    write_manifest,
+)
 from lessonkit.hosts.standalone.page import LessonPage
+from lessonkit.hosts.standalone.records import (
+    Converted,
+    Records,
+    environment,
+    key_of,
+    recording,
+    result_digest,
+)
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
+from lessonkit.path import (
+    PRINT_PAGE,
+    path_lessons,
+    path_record,
+    print_html,
+    print_page_file,
+)
+from lessonkit.path import Lesson as PathLesson
 
-MANIFEST = ".lessonkit-prepared.json"
-"""In the docs folder: what ``lessonkit prepare`` wrote there (git-ignore it with them)."""
-
-
-def prepared_files(docs_dir: Path) -> dict[str, str]:
-    """The files the last ``lessonkit prepare`` wrote into ``docs_dir``: path -> sha256."""
-    try:
-        files = json.loads((docs_dir / MANIFEST).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+RECORDS = "prepare/pages.records"
+"""In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
+folder of its own, which the cache's pruning leaves alone."""
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
@@ -73,8 +90,8 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     if prepared and not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
-        hint = "run `lessonkit prepare` before the build: it writes the glossary page, notebooks "
-        hint += "and lessonkit's CSS and JS into the docs folder"
+        hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
+        hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     return problems
 
@@ -91,6 +108,8 @@ class Outcome:
 
     pages: int = 0
     ran: int = 0
+    converted: int = 0
+    """How many pages were converted (the others' conversions were unchanged: their records)."""
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -132,29 +151,131 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
             with suppress(LessonError):  # wrong block options: reported by the page's checks
                 if lesson.program.steps:
                     engine.submit(lesson.program, lesson.where, lesson.text)
-    made = _output_names(site, lessons)
+    path = path_lessons(config.nav, {lesson.path: lesson.valid_meta for lesson in lessons})
+    made = _output_names(site, lessons, path)
+    converter = _Converter(site, extensions, configs, made, outcome)
     converted = {}
     for lesson in lessons:
-        url = config.page_url(lesson.path)
-        page = LessonPage(site, lesson, url, generated=made, warn=outcome.problems.extend)
-        md = Markdown(extensions=[*extensions, page], extension_configs=dict(configs))
-        try:
-            html = md.convert(lesson.body)
-        except LessonError as error:
-            outcome.problems += error.problems
-            continue
-        converted[lesson.path] = (page.title(md.toc_tokens), url, html)
-    outputs = _outputs(site, lessons, converted, old, outcome) if not outcome.errors else {}
+        if (page := converter.page(lesson)) is not None:
+            converted[lesson.path] = page
+    outputs: dict[str, bytes] = {}
+    record = None
+    if not outcome.errors:
+        outputs = _outputs(site, lessons, converted, old, outcome)
+        if path:  # the learner's path: its print page, and the data every page carries
+            printed, record = _print_page(site, converter, path, converted, outputs)
+            outputs[PRINT_PAGE] = printed
+        outcome.problems += _clashes(site, outputs, old)
     outcome.ran = engine.executed if engine else 0
     if outcome.errors:
         return outcome
+    converter.records.save()
     _write(docs, outputs, old, outcome)
-    pages = {path: _sha256(html.encode()) for path, (_, _, html) in sorted(converted.items())}
-    if _write_manifest(docs, outputs, pages):
+    pages = {path: sha256(page.html.encode()) for path, page in sorted(converted.items())}
+    if write_manifest(docs, outputs, pages, record):
         outcome.written.append(MANIFEST)
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
         site.close(prune=True)
     return outcome
+
+
+class _Converter:
+    """Converts pages with the site's extensions and every lessonkit feature, through their
+    records (:mod:`.records`): a page whose conversion's inputs did not change is not
+    converted again (its checks run all the same)."""
+
+    def __init__(
+        self,
+        site: Site,
+        extensions: list[Any],
+        configs: Mapping[str, Any],
+        made: set[str],
+        outcome: Outcome,
+    ) -> None:
+        self.site, self.extensions, self.configs = site, extensions, dict(configs)
+        self.made, self.outcome = made, outcome
+        config = site.config
+        self.cache = config.root / config.settings.cache_dir
+        self.records = Records(self.cache / RECORDS)
+        names = [e for e in extensions if isinstance(e, str)]
+        names += [type(e).__module__ for e in extensions if not isinstance(e, str)]
+        files = [config.root / name for name in CONFIG_FILES]
+        files += [config.docs_dir / site.glossary.source] if site.glossary else []
+        self.environment = environment(names, files)
+        options = json.dumps(self.configs, sort_keys=True, default=_named)
+        self.site_key = (config, sorted(made), options)
+
+    def page(self, lesson: Lesson) -> Converted | None:
+        """``lesson`` converted (None, its problems in the outcome, when it cannot be)."""
+        site, url = self.site, self.site.config.page_url(lesson.path)
+        result = self._result(lesson)
+        key = key_of(self.environment, self.site_key, lesson.path, url, lesson.text, result)
+        if result is not None and (known := self.records.get(key)) is not None:
+            if lesson.path not in self.made:  # the checks run every time
+                problems = site.check(lesson, self.made)
+                if errors := [p for p in problems if p.severity == "error"]:
+                    self.outcome.problems += errors
+                    return None
+                self.outcome.problems += problems
+            return known
+        page = LessonPage(site, lesson, url, generated=self.made, warn=self.outcome.problems.extend)
+        try:
+            with recording(self.cache) as reads:
+                md = Markdown(extensions=[*self.extensions, page], extension_configs=self.configs)
+                html = md.convert(lesson.body)
+                read = reads()
+        except LessonError as error:
+            self.outcome.problems += error.problems
+            return None
+        self.outcome.converted += 1
+        converted = Converted(page.title(md.toc_tokens), url, html, page.content)
+        if result is not None and page.as_written:  # its result is the one keyed
+            self.records.put(key, converted, read)
+        return converted
+
+    def _result(self, lesson: Lesson) -> str | None:
+        """A digest of the page's result (None when it has no usable one: then no record)."""
+        engine = self.site.engine
+        if engine is None or lesson.path in self.made:
+            return ""
+        try:
+            program, text = lesson.program_of(lesson.body)
+        except LessonError:
+            return None
+        result = engine.result(program, lesson.where, text)
+        return result_digest(result) if result.ok else None
+
+
+def _named(value: object) -> str:
+    """An extension option that is a Python object (``!!python/name:``), by its name."""
+    name = getattr(value, "__qualname__", type(value).__name__)
+    return f"{getattr(value, '__module__', '')}.{name}"
+
+
+def _print_page(
+    site: Site,
+    converter: _Converter,
+    path: list[str],
+    converted: Mapping[str, Converted],
+    outputs: Mapping[str, bytes],
+) -> tuple[bytes, dict[str, Any]]:
+    """The print page's file (:mod:`lessonkit.path`) from the path's converted pages, and the
+    path's record for the manifest."""
+    config = site.config
+
+    def lesson(src: str, page: Converted) -> PathLesson:
+        return PathLesson(src, page.title, page.url, config.site_links(page.content, src))
+
+    lessons = [lesson(p, converted[p]) for p in path if p in converted]
+    words = None
+    if site.glossary and site.glossary.page in outputs:
+        name = site.glossary.page
+        text = outputs[name].decode()
+        page = converter.page(Lesson.from_text(text, name, site.where(name)))
+        words = lesson(name, page) if page else None
+    print_url = config.page_url(PRINT_PAGE)
+    html = print_html(lessons, words, config.site_url, print_url)
+    return print_page_file(html).encode(), path_record(lessons, print_url)
 
 
 def _page_paths(docs: Path, generated: Iterable[str]) -> list[str]:
@@ -176,21 +297,21 @@ def _read_all(site: Site, paths: list[str], outcome: Outcome) -> list[Lesson]:
     return lessons
 
 
-def _output_names(site: Site, lessons: list[Lesson]) -> set[str]:
+def _output_names(site: Site, lessons: list[Lesson], path: list[str]) -> set[str]:
     names = set(site.config.assets().values())
     names |= {notebook_path(lesson) for lesson in lessons if wants_notebook(lesson)}
+    names |= {PRINT_PAGE} if path else set()
     return names | ({site.glossary.page} if site.glossary else set())
 
 
 def _outputs(
     site: Site,
     lessons: list[Lesson],
-    converted: dict[str, tuple[str, str, str]],
+    converted: Mapping[str, Converted],
     old: Mapping[str, str],
     outcome: Outcome,
 ) -> dict[str, bytes]:
-    """Every output's bytes by its path in the docs folder; a clash with a file of the site's own
-    is an error."""
+    """Every output's bytes by its path in the docs folder (but the print page's)."""
     config = site.config
     outputs = {name: bundle(kind) for kind, name in config.assets().items()}
     if site.glossary:
@@ -202,7 +323,7 @@ def _outputs(
         if (config.docs_dir / name).exists() and name not in old:
             outcome.problems.append(clash(lesson))
             continue
-        title, url, _ = converted[lesson.path]
+        title, url = converted[lesson.path].title, converted[lesson.path].url
         result = (
             site.engine.result(lesson.program, lesson.where, lesson.text) if site.engine else None
         )
@@ -213,12 +334,23 @@ def _outputs(
             )
         except LessonError as error:
             outcome.problems += error.problems
+    return outputs
+
+
+def _clashes(site: Site, outputs: Iterable[str], old: Mapping[str, str]) -> list[Problem]:
+    """An error for each output whose name a file of the site's own already has (a notebook's
+    clash is its page's error, reported with the page)."""
+    problems = []
     for name in outputs:
-        if (config.docs_dir / name).exists() and name not in old and not name.endswith(".ipynb"):
+        if (
+            (site.config.docs_dir / name).exists()
+            and name not in old
+            and not name.endswith(".ipynb")
+        ):
             message = f"lessonkit prepare makes {name}, but the docs folder has a file of that name"
             hint = "rename or remove it (lessonkit's own file takes its place)"
-            outcome.problems.append(Problem(message, hint=hint, path=site.where(name)))
-    return outputs
+            problems.append(Problem(message, hint=hint, path=site.where(name)))
+    return problems
 
 
 FRONT_MATTER = """\
@@ -230,15 +362,13 @@ description: Short definitions of the words the lessons use, and the pages that 
 """
 
 
-def _glossary_page(
-    site: Site, converted: dict[str, tuple[str, str, str]], outcome: Outcome
-) -> bytes:
+def _glossary_page(site: Site, converted: Mapping[str, Converted], outcome: Outcome) -> bytes:
     """The glossary page's Markdown, its "used on" lists filled in from the converted pages,
     linking to each page as a Markdown link would (the host makes them URLs)."""
     glossary = site.glossary
     assert glossary is not None
     here = posixpath.dirname(glossary.page) or "."
-    shown = [(title, path, html) for path, (title, _, html) in converted.items()]
+    shown = [(page.title, path, page.html) for path, page in converted.items()]
     text, unused = finish_page(
         glossary.glossary, glossary.page_markdown(), shown, lambda p: posixpath.relpath(p, here)
     )
@@ -255,7 +385,7 @@ def _write(
             if path.read_bytes() == data:
                 continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, data)
+        atomic_write(path, data)
         outcome.written.append(name)
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
@@ -265,40 +395,6 @@ def _write(
         with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
             for parent in path.relative_to(docs).parents[:-1]:
                 (docs / parent).rmdir()
-
-
-def _write_manifest(docs: Path, outputs: Mapping[str, bytes], pages: Mapping[str, str]) -> bool:
-    """Write the manifest when it changes (then True), its mtime at least a second past the last
-    one's: a host that notes files by whole seconds (Zensical) sees each change."""
-    manifest = {
-        "about": "Written by `lessonkit prepare`: the files it made in this folder (git-ignore "
-        "them and this file). `pages` changes when a page's HTML does.",
-        "lessonkit": __version__,
-        "files": {name: _sha256(data) for name, data in sorted(outputs.items())},
-        "pages": _sha256(json.dumps(pages, sort_keys=True).encode()),
-    }
-    data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
-    path = docs / MANIFEST
-    try:
-        if path.read_bytes() == data:
-            return False
-        before = path.stat().st_mtime
-    except OSError:
-        before = 0.0
-    _atomic_write(path, data)
-    now = max(time.time(), int(before) + 1.0)
-    os.utime(path, (now, now))
-    return True
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 # --- the site's Markdown extensions, as its hosts read mkdocs.yml ---------------------------

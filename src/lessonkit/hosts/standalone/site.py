@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from markdown import Extension
 
@@ -32,6 +33,9 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import extension_name
+from lessonkit.path import nav_order
+
+_LINK = re.compile(r'(\s(?:href|src))="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,8 @@ class SiteConfig:
     """Paths a host watches besides the docs (Zensical: whose changes make it convert again)."""
     nav_titles: Mapping[str, str] = field(default_factory=dict)
     """The title ``nav`` gives a page (path in the docs folder -> title): its title there."""
+    nav: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each page ``nav`` lists, in order, with its sections' titles (the learner's path)."""
     markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
     """What the site's Markdown extensions mean for the page checks (its blocks, heading ids)."""
 
@@ -83,6 +89,7 @@ class SiteConfig:
             extra_javascript=paths("extra_javascript"),
             watch=tuple(str(w) for w in config.get("watch") or []),
             nav_titles=nav_titles(config.get("nav") or []),
+            nav=tuple(nav_order(config.get("nav") or [])),
             markdown=MarkdownSetup.of(*extensions_of(config)),
         )
 
@@ -98,6 +105,26 @@ class SiteConfig:
             folder = posixpath.dirname(path)
             return f"{folder}/" if folder else ""
         return f"{stem}/" if self.use_directory_urls else f"{stem}.html"
+
+    def site_links(self, html: str, path: str) -> str:
+        """The converted page at ``path``'s relative links as the host makes them, from the
+        site's root: a link to a page becomes its URL (``b.md#x`` from ``a/c.md``: ``/a/b/#x``).
+
+        >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
+        >>> c.site_links('<a href="b.md#x">b</a><a href="#y"></a><img src="i.png">', "a/c.md")
+        '<a href="/a/b/#x">b</a><a href="#y"></a><img src="/a/i.png">'
+        """
+
+        def link(match: re.Match[str]) -> str:
+            href = match[2]
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith(("/", "#")) or not parts.path:
+                return match[0]
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), parts.path))
+            url = self.page_url(target) if target.endswith(".md") else target
+            return f'{match[1]}="/{url}{href[len(parts.path) :]}"'
+
+        return _LINK.sub(link, html)
 
     def canonical_url(self, url: str) -> str:
         """The page's full URL when the site has a ``site_url`` (else its URL in the site)."""

@@ -5,8 +5,9 @@ plugin. It converts each page with a new ``Markdown``, in one process, one page 
 extension reads which page it is (:mod:`.context`, the one place that touches Zensical's
 private API), keeps the site's state for the process (:data:`_SITES`: the engine, its workers
 and cache, the glossary), and adds every lessonkit feature of the page
-(:class:`~lessonkit.hosts.standalone.page.LessonPage`). The site-level outputs (the glossary
-page, notebooks, lessonkit's CSS and JS) come from ``lessonkit prepare``, run before
+(:class:`~lessonkit.hosts.standalone.page.LessonPage`, with the learner's path's data). The
+site-level outputs (the glossary page, the print page, notebooks, lessonkit's CSS and JS, the
+path's data) come from ``lessonkit prepare``, run before
 ``zensical build`` (:mod:`lessonkit.hosts.standalone.prepare`).
 
 Under MkDocs, ProperDocs or ``lessonkit prepare`` there is no rendering context and this
@@ -28,8 +29,9 @@ from markdown import Extension, Markdown
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
+from lessonkit.hosts.standalone.manifest import prepared_files, prepared_path
 from lessonkit.hosts.standalone.page import LessonPage
-from lessonkit.hosts.standalone.prepare import host_problems, prepared_files
+from lessonkit.hosts.standalone.prepare import host_problems
 from lessonkit.hosts.standalone.site import Site, SiteConfig
 from lessonkit.hosts.zensical.context import PageContext, page_context
 
@@ -52,8 +54,9 @@ class ZensicalExtension(Extension):
             return
         site = _site(context)
         lesson = site.read(context.path)
-        generated = prepared_files(site.config.docs_dir)
-        page = LessonPage(site, lesson, context.url, generated=generated, warn=_log)
+        docs = site.config.docs_dir
+        generated, path = prepared_files(docs), prepared_path(docs)
+        page = LessonPage(site, lesson, context.url, generated=generated, path=path, warn=_log)
         md.registerExtensions([page], {})
         _CONVERTED[site.config.root] = _CONVERTED.get(site.config.root, 0) + 1
 

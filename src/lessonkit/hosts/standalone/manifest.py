@@ -1,0 +1,87 @@
+"""The manifest ``lessonkit prepare`` writes into the docs folder: what it made there.
+
+``docs/.lessonkit-prepared.json`` lists the files ``lessonkit prepare`` wrote (with their
+sha256: the next run removes one that is no longer made, the MkDocs plugin and ``lessonkit
+check`` leave them out), a digest of every page's HTML (it changes when a result does, so a
+host that watches the docs converts its pages again) and the learner's path
+(:func:`lessonkit.path.path_record`), whose data every page then carries. Reading it is cheap:
+no Markdown, no YAML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lessonkit import __version__
+from lessonkit.path import read_record
+
+MANIFEST = ".lessonkit-prepared.json"
+"""In the docs folder: what ``lessonkit prepare`` wrote there (git-ignore it with them)."""
+
+
+def _manifest(docs_dir: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads((docs_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def prepared_files(docs_dir: Path) -> dict[str, str]:
+    """The files the last ``lessonkit prepare`` wrote into ``docs_dir``: path -> sha256."""
+    files = _manifest(docs_dir).get("files")
+    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+
+
+def prepared_path(docs_dir: Path) -> dict[str, Any] | None:
+    """The learner's path as the last ``lessonkit prepare`` found it
+    (:func:`lessonkit.path.path_record`), or None when the site has none."""
+    return read_record(_manifest(docs_dir).get("path"))
+
+
+def write_manifest(
+    docs: Path,
+    outputs: Mapping[str, bytes],
+    pages: Mapping[str, str],
+    path: Mapping[str, Any] | None,
+) -> bool:
+    """Write the manifest when it changes (then True), its mtime at least a second past the last
+    one's: a host that notes files by whole seconds (Zensical) sees each change."""
+    manifest = {
+        "about": "Written by `lessonkit prepare`: the files it made in this folder (git-ignore "
+        "them and this file). `pages` changes when a page's HTML does; `path` is the learner's "
+        "path, whose data every page carries.",
+        "lessonkit": __version__,
+        "files": {name: sha256(data) for name, data in sorted(outputs.items())},
+        "pages": sha256(json.dumps(pages, sort_keys=True).encode()),
+        "path": path,
+    }
+    data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    file = docs / MANIFEST
+    try:
+        if file.read_bytes() == data:
+            return False
+        before = file.stat().st_mtime
+    except OSError:
+        before = 0.0
+    atomic_write(file, data)
+    now = max(time.time(), int(before) + 1.0)
+    os.utime(file, (now, now))
+    return True
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
