@@ -134,7 +134,7 @@ def wait_for(server: Server, url: str, word: str, timeout: float) -> float:
             return time.perf_counter() - start
         time.sleep(POLL)
     server.check()
-    raise ServeFailure(f"{url} did not serve {word!r} within {timeout:.0f} s:\n{server.tail()}")
+    raise ServeFailure(f"{url} did not serve {word!r} within {timeout:g} s:\n{server.tail()}")
 
 
 def time_saves(
