@@ -494,8 +494,10 @@ class Plan:
             )
         return cls(pages, runs, turns, saves, count)
 
-    def describe(self) -> str:
-        return f"{self.runs} runs of {self.turns} turns, {self.saves} saves"
+    def describe(self, saves: bool = True) -> str:
+        return f"{self.runs} runs of {self.turns} turns" + (
+            f", {self.saves} saves" if saves else ""
+        )
 
 
 @dataclass
@@ -1095,6 +1097,16 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def cut_note(args: argparse.Namespace, saves: bool = True) -> str:
+    """Where the plan was cut to ``LARGE_PLAN``, said so (or nothing); ``saves``: the run has
+    serve saves (``--hosts`` has none)."""
+    asked = (args.runs, args.turns, args.saves)
+    if cut := [p for p in args.plans if (p.runs, p.turns, p.saves) != asked]:
+        sizes = "; ".join(f"at {p.pages} pages {p.describe(saves)}" for p in cut)
+        return f"; {sizes} (fewer there, to keep the run's time sane)"
+    return ""
+
+
 def header(args: argparse.Namespace) -> str:
     """The run's first line: the machine, and what was measured at which size."""
     line = (
@@ -1102,10 +1114,7 @@ def header(args: argparse.Namespace) -> str:
         f"{args.turns} turns in each (warm, prose edit, code edit, each between floor builds), "
         f"{args.saves} saves of each edit under `{SERVE}`"
     )
-    asked = (args.runs, args.turns, args.saves)
-    if cut := [p for p in args.plans if (p.runs, p.turns, p.saves) != asked]:
-        sizes = "; ".join(f"at {p.pages} pages {p.describe()}" for p in cut)
-        line += f"; {sizes} (fewer there, to keep the run's time sane)"
+    line += cut_note(args)
     if args.instructions is not None:
         counted = [str(p.pages) for p in args.plans if p.count]
         line += f"; instructions counted at {' and '.join(counted)} pages"
@@ -1154,6 +1163,7 @@ def main_hosts(args: argparse.Namespace) -> int:
         out = [
             f"Python {sys.version.split()[0]}, {CORES} CPU cores, {args.runs} runs, "
             f"{args.turns} warm builds in each, every build between two floor builds"
+            + cut_note(args, saves=False)
         ]
         print(out[0] + "\n", flush=True)
         for plan in args.plans:
@@ -1199,7 +1209,7 @@ def docs_section(out: list[str], results: list[Measured]) -> str:
         "blocks, and the blocks alone in one Python process. Each run takes turns: lessonkit "
         "warm, after a prose edit and after a code edit, each built between two floor builds and "
         "divided by their mean. The benchmark stops if a warm build or a prose edit runs any "
-        "page, or a code edit runs another page than the edited one. The floor's own builds "
+        "page, or a code edit runs other than one page. The floor's own builds "
         f"took {spread} in this run, so every build's seconds are listed beside the medians."
         "\n\n"
         "Peak memory is the largest sum, over a build's process and every process it starts, of "
