@@ -1080,9 +1080,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     args = parser.parse_args(argv)
     sizes = sorted({*args.pages, *([LARGE] if args.large else [])})
-    counted = set(args.instructions or [p for p in sizes if p < LARGE])
     if args.instructions is None:
         counted = set()
+    else:  # named sizes, or every size below LARGE
+        counted = set(args.instructions or [p for p in sizes if p < LARGE])
     if unknown := counted - set(sizes):
         parser.error(f"--instructions {sorted(unknown)}: not among the sizes measured, {sizes}")
     args.plans = [

@@ -30,7 +30,7 @@ SCENARIOS = [
     "that page's blocks alone, one Python process",
 ]
 NUMBER = r"\d+\.\d\d"
-ARGS = ["--pages", "1", "2", "--runs", "1", "--turns", "2", "--saves", "2", "--instructions"]
+ARGS = ["--pages", "1", "2", "--runs", "1", "--turns", "1", "--saves", "2", "--instructions"]
 OTHER_SECTIONS = "# How\n\n## Build speed by host\n\nthe hosts' table\n\n## Other\n\nkept\n"
 
 
@@ -59,14 +59,14 @@ def report(run: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.mark.parametrize("pages", [1, 2])
 def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
-    section = report.split(f"| {pages} pages, 1 runs of 2 turns |", 1)[1].split("\n\n", 1)[0]
+    section = report.split(f"| {pages} pages, 1 runs of 1 turns |", 1)[1].split("\n\n", 1)[0]
     for scenario in SCENARIOS:
         each = rf"{NUMBER}(?: {NUMBER})*"
         row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({each}) \|$"
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
-        builds = {SCENARIOS[0]: 7}.get(scenario, 1 if scenario in SCENARIOS[1:4] else 2)
+        builds = {SCENARIOS[0]: 4}.get(scenario, 1)  # one turn: floor, warm, floor, prose, ...
         assert len(match[3].split()) == builds, "a floor build before and after each paired build"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
@@ -177,7 +177,7 @@ def test_write_docs_replaces_its_own_section_only(
     section = page.split("## Build speed\n", 1)[1].split("\n## ", 1)[0]
     assert "a synthetic site of 1 and 2 pages" in section
     for table in (
-        "| 2 pages, 1 runs of 2 turns |",
+        "| 2 pages, 1 runs of 1 turns |",
         "| 2 pages, `mkdocs serve --dirty`",
         "| target |",
     ):
