@@ -16,10 +16,16 @@ a floor build comes before and after each of them (floor, warm, floor, prose, fl
 floor, ...). Each is divided by the mean of the two floor builds around it: the floor's time at
 that moment, interpolated. The warm and prose targets are the closest calls, and the machine's
 noise is larger than lessonkit's overhead: five turns a run give 25 ratios for each median.
-``--instructions`` adds what one floor build and one warm build execute, counted by valgrind: a
-ratio the machine's load does not move.
+Then, once per size: the peak memory of one floor, one cold and one warm build (every process of
+each: see ``peak_memory.py``), the cache the cold build leaves, and save-to-served seconds under
+``mkdocs serve --dirty`` (``serve_timing.py``) for a prose edit (floor and lessonkit) and a code
+edit. ``--instructions`` adds what one floor, one warm and one prose-edited build execute,
+counted by valgrind: a ratio the machine's load does not move.
 
-It prints the medians as Markdown tables with ratios to the floor, then checks the targets.
+It prints the medians as Markdown tables with ratios to the floor, then checks the targets
+(issues 3 and 24), each a ratio within the run. ``--large`` adds 1,000 pages, where a build takes
+about a minute on two cores: there at most 2 runs of 2 turns and 3 saves, and instructions only
+when that size is named (``--instructions 20 200 1000``).
 
 ``--hosts`` measures the host instead, side by side in one run: the floor and lessonkit cold and
 warm under MkDocs (``mkdocs build``) and under Zensical (``lessonkit prepare`` then ``zensical
@@ -29,6 +35,7 @@ floor (the same pages without lessonkit, built by the same host just before and 
     .venv/bin/python scripts/benchmark.py                 # 20 and 200 pages, 5 runs
     .venv/bin/python scripts/benchmark.py --write-docs    # also record it on the docs page
     .venv/bin/python scripts/benchmark.py --instructions   # also count instructions
+    .venv/bin/python scripts/benchmark.py --large --instructions --check   # 20, 200 and 1000
     .venv/bin/python scripts/benchmark.py --pages 2 4 --runs 1 --turns 1 --check
     .venv/bin/python scripts/benchmark.py --hosts --pages 20 --runs 3   # MkDocs and Zensical
 """
@@ -38,6 +45,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import importlib.util
+import itertools
 import os
 import random
 import re
@@ -56,6 +64,8 @@ from datetime import date
 from pathlib import Path
 
 from docs_section import write_section
+from peak_memory import INTERVAL, Peak, run_sampled
+from serve_timing import Served, ServeFailure, free_port, serving, time_saves, wait_for
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,6 +255,11 @@ class Site:
         # Not -q: a lessonkit build says how many pages ran at INFO (every flavour alike).
         return [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", config]
 
+    def serve_command(self, port: int) -> list[str]:
+        """``SERVE`` for this site on ``port``."""
+        config = str(self.root / "mkdocs.yml")
+        return [sys.executable, "-m", *SERVE.split(), "-f", config, "-a", f"127.0.0.1:{port}"]
+
     def build(self) -> float:
         """Run ``mkdocs build`` in a fresh process; return its wall-clock seconds."""
         return timed(self.command(), f"the {self.flavour} build")
@@ -399,11 +414,12 @@ def stored(cache: Path) -> dict[str, int]:
     return {path.name: path.stat().st_ino for path in cache.rglob("*.json")}
 
 
-def instructions(command: list[str], what: str) -> int:
-    """How many instructions ``command`` executes, counted by valgrind.
+def instructions(command: list[str], what: str) -> tuple[int, str]:
+    """How many instructions ``command`` executes, counted by valgrind, and its stderr.
 
     The count repeats within a fraction of a percent however busy the machine is, so it shows
-    what a build costs where wall-clock seconds only show what the machine allowed.
+    what a build costs where wall-clock seconds only show what the machine allowed. Only the
+    build's own process is counted (not the workers it starts: a warm build runs none).
     """
     valgrind = shutil.which("valgrind")
     if valgrind is None:
@@ -413,7 +429,7 @@ def instructions(command: list[str], what: str) -> int:
     total = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode != 0 or not total:
         raise SystemExit(f"{what} failed under valgrind:\n{done.stderr[-3000:]}")
-    return int(total[1].replace(",", ""))
+    return int(total[1].replace(",", "")), done.stderr
 
 
 def snapshot(folder: Path) -> None:
@@ -432,6 +448,82 @@ def snapshot(folder: Path) -> None:
 
 # --- measuring ----------------------------------------------------------------------------
 
+LARGE = 1000
+"""From this size on, a build takes about a minute on two cores: each size's plan is cut to
+``LARGE_PLAN`` runs, turns and saves, and instructions are counted only when asked for."""
+LARGE_PLAN = {"runs": 2, "turns": 2, "saves": 3}
+SERVE = "mkdocs serve --dirty"
+"""The preview command measured: ``--dirty`` rebuilds only what changed. Not ``--strict``: MkDocs
+warns that a dirty build is one, and strict mode makes that warning fatal."""
+FAILED_REBUILD = "An error happened during the rebuild"
+"""What MkDocs' server logs when a rebuild fails (it then keeps serving the old site)."""
+SERVE_ROWS = {
+    "floor": "floor: one page's prose edited",
+    "prose": "lessonkit: one page's prose edited",
+    "code": "lessonkit: one page's code edited",
+}
+FOOTPRINT_ROWS = ("floor", "cold", "warm")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to measure at one site size."""
+
+    pages: int
+    runs: int
+    turns: int
+    saves: int
+    count: bool = False
+    """Count instructions under valgrind too."""
+
+    @classmethod
+    def of(cls, pages: int, runs: int, turns: int, saves: int, count: bool = False) -> Plan:
+        """The plan asked for, cut to ``LARGE_PLAN`` from ``LARGE`` pages on.
+
+        >>> Plan.of(1000, runs=5, turns=5, saves=5)
+        Plan(pages=1000, runs=2, turns=2, saves=3, count=False)
+        >>> Plan.of(200, runs=5, turns=5, saves=5).runs
+        5
+        """
+        if pages >= LARGE:
+            cap = LARGE_PLAN
+            runs, turns, saves = (
+                min(runs, cap["runs"]),
+                min(turns, cap["turns"]),
+                min(saves, cap["saves"]),
+            )
+        return cls(pages, runs, turns, saves, count)
+
+    def describe(self, saves: bool = True) -> str:
+        return f"{self.runs} runs of {self.turns} turns" + (
+            f", {self.saves} saves" if saves else ""
+        )
+
+
+@dataclass
+class CacheSize:
+    """The files of the cache a cold build leaves, and the site's size."""
+
+    size: int
+    """Bytes of the files' contents."""
+    disk: int
+    """Bytes of disk they take (whole blocks)."""
+    files: int
+    pages: int
+
+    @classmethod
+    def of(cls, folder: Path, pages: int) -> CacheSize:
+        found = [path.stat() for path in folder.rglob("*") if path.is_file()]
+        disk = sum(stat.st_blocks * 512 for stat in found)
+        return cls(sum(stat.st_size for stat in found), disk, len(found), pages)
+
+    def sentence(self) -> str:
+        return (
+            f"The cache a cold build leaves (`.lessonkit/cache`): {self.files} files, "
+            f"{self.size / self.pages / 1000:.1f} KB per page "
+            f"({self.disk / self.pages / 1000:.1f} KB per page on disk, in whole blocks)."
+        )
+
 
 @dataclass
 class Measured:
@@ -445,7 +537,13 @@ class Measured:
     each build."""
     weight: dict[str, object] = field(default_factory=dict)
     instructions: dict[str, int] = field(default_factory=dict)
-    """With ``--instructions``: what one floor build and one warm build executed."""
+    """With ``--instructions``: what one floor, one warm and one prose-edited build executed."""
+    footprint: dict[str, Peak] = field(default_factory=dict)
+    """Peak memory of one floor, one cold and one warm build (every process of each)."""
+    cache: CacheSize | None = None
+    """The cache a cold build leaves."""
+    serve: dict[str, Served] = field(default_factory=dict)
+    """Save-to-served seconds under the preview server, by edit (see ``SERVE_ROWS``)."""
 
     def samples(self, name: str) -> list[float]:
         return [t for run in self.times[name] for t in run]
@@ -484,87 +582,165 @@ class Measured:
         return statistics.median(ratios)
 
 
-def measure(
-    pages: int,
-    runs: int,
-    turns: int,
-    folder: Path,
-    progress: Callable[[str], None],
-    count: bool = False,
-) -> Measured:
-    """Build every flavour ``runs`` times, interleaved, and time each scenario.
+def check_ran(scenario: str, ran: int, executes: int) -> None:
+    """Stop unless the build ran exactly ``executes`` pages (the engine's own count)."""
+    if ran != executes:
+        raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}")
 
-    Each run builds markdown-exec, the blocks alone and lessonkit cold once, then ``turns`` times
-    lessonkit warm, after a prose edit and after a code edit, each between two floor builds;
-    then each edited page's blocks alone. With ``count``, one more floor build and one more warm
-    build run under valgrind, side by side.
-    """
-    sites = {f: Site(folder / f, f, pages) for f in ("floor", "markdown-exec", "lessonkit")}
-    for site in sites.values():
-        site.write()
-    lessonkit = sites["lessonkit"]
-    cache = lessonkit.root / ".lessonkit"  # the cache (.lessonkit/cache) and nothing else
 
-    def build(scenario: str, executes: int) -> float:
+class Bench:
+    """One site size: its synthetic sites, and what has been measured on them so far."""
+
+    def __init__(self, plan: Plan, folder: Path, progress: Callable[[str], None]) -> None:
+        self.plan, self.folder, self.progress = plan, folder, progress
+        self.sites = {f: Site(folder / f, f, plan.pages) for f in ("floor", "markdown-exec")}
+        self.sites["lessonkit"] = self.lessonkit = Site(
+            folder / "lessonkit", "lessonkit", plan.pages
+        )
+        for site in self.sites.values():
+            site.write()
+        self.cache = self.lessonkit.root / ".lessonkit"  # the cache (.lessonkit/cache), no more
+        self.all_blocks = blocks_script(list(range(1, plan.pages + 1)))
+        self.measured = Measured(plan.pages)
+        self.measured.around = {name: [] for name in ("warm", "prose", "code")}
+
+    def build(self, scenario: str, executes: int) -> float:
         """Build the lessonkit site; fail unless exactly ``executes`` pages ran (the engine's
         count: a lookup may rewrite an entry with fresh stamps, so files tell less)."""
-        seconds = lessonkit.build()
-        ran = pages_ran(LOG[0])
-        if ran != executes:
-            raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}")
+        seconds = self.lessonkit.build()
+        check_ran(scenario, pages_ran(LOG[0]), executes)
         return seconds
 
-    measured = Measured(pages)
-    all_blocks = blocks_script(list(range(1, pages + 1)))
-    measured.around = {name: [] for name in ("warm", "prose", "code")}
-
-    def floor() -> float:
+    def floor(self) -> float:
         """Build the floor (this run's next build of it)."""
-        seconds = sites["floor"].build()
-        measured.times["floor"][-1].append(seconds)
+        seconds = self.sites["floor"].build()
+        self.measured.times["floor"][-1].append(seconds)
         return seconds
 
-    def between_floors(name: str, executes: int, before: float) -> float:
+    def between_floors(self, name: str, executes: int, before: float) -> float:
         """Build lessonkit's scenario ``name``, then the floor; return that floor's seconds."""
-        measured.times[name][-1].append(build(name, executes))
-        after = floor()
-        measured.around[name][-1].append((before, after))
+        self.measured.times[name][-1].append(self.build(name, executes))
+        after = self.floor()
+        self.measured.around[name][-1].append((before, after))
         return after
 
-    for run in range(runs):
-        progress(f"{pages} pages: run {run + 1} of {runs}")
+    def run(self, run: int) -> None:
+        """One run: markdown-exec, the blocks alone and lessonkit cold once, then ``turns``
+        turns of lessonkit warm, prose-edited and code-edited, each between floor builds."""
+        plan, measured, lessonkit = self.plan, self.measured, self.lessonkit
+        self.progress(f"{plan.pages} pages: run {run + 1} of {plan.runs}")
         for table in (measured.times, measured.around):
             for per_run in table.values():
                 per_run.append([])
         times = {name: per_run[-1] for name, per_run in measured.times.items()}
-        times["markdown-exec"].append(sites["markdown-exec"].build())
-        times["blocks"].append(run_python(all_blocks, folder))
-        shutil.rmtree(cache, ignore_errors=True)
-        times["cold"].append(build("cold", pages))
-        seeds = []
+        times["markdown-exec"].append(self.sites["markdown-exec"].build())
+        times["blocks"].append(run_python(self.all_blocks, self.folder))
+        shutil.rmtree(self.cache, ignore_errors=True)
+        times["cold"].append(self.build("cold", plan.pages))
+        seeds: list[int] = []
         # Each build compared with the floor comes between two floor builds, seconds apart, so
         # that the load from elsewhere on the machine tends to hit all three alike.
-        last = floor()
-        for turn in range(turns):
-            edit = f"Edited prose, edit {run * turns + turn + 1}.\n"
-            last = between_floors("warm", 0, last)
+        last = self.floor()
+        for turn in range(plan.turns):
+            edit = f"Edited prose, edit {run * plan.turns + turn + 1}.\n"
+            last = self.between_floors("warm", 0, last)
             lessonkit.write_page(EDITED, seed=seeds[-1] if seeds else EDITED, extra=edit)
-            last = between_floors("prose", 0, last)
-            seeds.append(1000 * (run * turns + turn + 1) + EDITED)  # no build saw it: a miss
+            last = self.between_floors("prose", 0, last)
+            seeds.append(1000 * (run * plan.turns + turn + 1) + EDITED)  # no build saw it: a miss
             lessonkit.write_page(EDITED, seed=seeds[-1], extra=edit)
-            last = between_floors("code", 1, last)
-        times["page"] += [run_python(blocks_script([seed]), folder) for seed in seeds]
+            last = self.between_floors("code", 1, last)
+        times["page"] += [run_python(blocks_script([seed]), self.folder) for seed in seeds]
         lessonkit.write_page(EDITED, seed=EDITED)
-    measured.weight = page_weight(sites)
-    if count:
-        progress(f"{pages} pages: counting instructions (valgrind)")
+
+    def sampled(self, site: Site, scenario: str, executes: int | None) -> Peak:
+        """One build of ``site`` with its memory sampled (lessonkit: check what ran)."""
+        peak, log = run_sampled(site.command(), ENV, f"the {scenario} build")
+        if executes is not None:
+            check_ran(scenario, pages_ran(log), executes)
+        return peak
+
+    def footprint(self) -> None:
+        """Peak memory of one floor, one cold and one warm build; the cache the cold one left."""
+        self.progress(f"{self.plan.pages} pages: peak memory of a floor, a cold and a warm build")
+        found = self.measured.footprint
+        found["floor"] = self.sampled(self.sites["floor"], "floor", None)
+        shutil.rmtree(self.cache, ignore_errors=True)
+        found["cold"] = self.sampled(self.lessonkit, "cold", self.plan.pages)
+        self.measured.cache = CacheSize.of(self.cache / "cache", self.plan.pages)
+        found["warm"] = self.sampled(self.lessonkit, "warm", 0)
+
+    def serve(self) -> None:
+        """Save-to-served seconds under ``SERVE``: the floor's prose edit, then lessonkit's
+        prose edit and code edit (one server each site); every page is put back after."""
+        m, saves = self.measured, self.plan.saves
+        self.progress(f"{self.plan.pages} pages: {saves} saves of each edit under {SERVE}")
+        startup, timeout = 60 + 5 * m.median("cold"), 30 + 3 * m.median("warm")
+        seeds = iter(range(10**6 + EDITED, 10**9, 1000))  # code no build has seen
+
+        def edit(site: Site, code: bool = False) -> Callable[[str], None]:
+            def save(word: str) -> None:
+                seed = next(seeds) if code else EDITED
+                site.write_page(EDITED, seed=seed, extra=f"Edited prose: {word}.\n")
+
+            return save
+
+        floor, lessonkit = self.sites["floor"], self.lessonkit
+        edits = {"prose": edit(lessonkit), "code": edit(lessonkit, code=True)}
+        m.serve = self.saves(floor, {"floor": edit(floor)}, startup, timeout)
+        m.serve |= self.saves(lessonkit, edits, startup, timeout + m.median("page"))
+        for name, served in m.serve.items():
+            if served.failure:
+                self.progress(f"{self.plan.pages} pages, serve, {name}: {served.failure}")
+
+    def saves(
+        self, site: Site, edits: dict[str, Callable[[str], None]], startup: float, timeout: float
+    ) -> dict[str, Served]:
+        """Start the preview of ``site``, wait for its first build, then time each edit's saves."""
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/page-{EDITED:03d}/"
+        log = self.folder / f"serve-{site.flavour}.log"
+        try:
+            with serving(site.serve_command(port), ENV, log, FAILED_REBUILD) as server:
+                try:
+                    wait_for(server, url, f"Page {EDITED}", startup)
+                except ServeFailure as failure:
+                    return {name: Served(failure=f"first build: {failure}") for name in edits}
+                return {
+                    name: time_saves(server, url, save, self.plan.saves, timeout)
+                    for name, save in edits.items()
+                }
+        finally:
+            site.write_page(EDITED, seed=EDITED)
+
+    def count(self) -> None:
+        """Instructions of one floor, one warm and one prose-edited build, under valgrind."""
+        self.progress(f"{self.plan.pages} pages: counting instructions (valgrind)")
+        floor, lessonkit = self.sites["floor"], self.lessonkit
         with ThreadPoolExecutor(max_workers=2) as pool:
-            counts = {
-                name: pool.submit(instructions, site.command(), f"the {site.flavour} build")
-                for name, site in (("floor", sites["floor"]), ("warm", lessonkit))
+            futures = {
+                "floor": pool.submit(instructions, floor.command(), "the floor build"),
+                "warm": pool.submit(instructions, lessonkit.command(), "the warm build"),
             }
-            measured.instructions = {name: future.result() for name, future in counts.items()}
-    return measured
+            counted = {name: future.result() for name, future in futures.items()}
+        lessonkit.write_page(EDITED, seed=EDITED, extra="Edited prose, counted.\n")
+        counted["prose"] = instructions(lessonkit.command(), "the prose-edited build")
+        lessonkit.write_page(EDITED, seed=EDITED)
+        for scenario in ("warm", "prose"):
+            check_ran(scenario, pages_ran(counted[scenario][1]), 0)
+        self.measured.instructions = {name: count for name, (count, _) in counted.items()}
+
+
+def measure(plan: Plan, folder: Path, progress: Callable[[str], None]) -> Measured:
+    """Every scenario of ``plan`` at its size: timed runs, memory, cache, serve, instructions."""
+    bench = Bench(plan, folder, progress)
+    for run in range(plan.runs):
+        bench.run(run)
+    bench.measured.weight = page_weight(bench.sites)
+    bench.footprint()
+    bench.serve()
+    if plan.count:
+        bench.count()
+    return bench.measured
 
 
 _INLINE = re.compile(
@@ -592,93 +768,266 @@ def page_weight(sites: dict[str, Site]) -> dict[str, object]:
 
 # --- reporting ----------------------------------------------------------------------------
 
+CORES = os.cpu_count() or 1
+"""The cores a cold build can use: lessonkit starts one worker per core."""
 
-def table(measured: Measured) -> str:
-    runs = len(measured.times["floor"])
+
+def seconds_list(values: list[float]) -> str:
+    return " ".join(f"{t:.2f}" for t in values)
+
+
+def in_brief(failure: str) -> str:
+    """A failure's first line (what failed) and last line (the server's last word), fit for a
+    table cell."""
+    lines = [line.strip() for line in failure.strip().splitlines() if line.strip()]
+    return " ".join(dict.fromkeys(lines[:1] + lines[-1:])).replace("|", "\\|")
+
+
+def timing_table(m: Measured, plan: Plan) -> str:
     lines = [
-        f"| {measured.pages} pages, {runs} runs | median (s) | x floor | each build (s) |",
+        f"| {m.pages} pages, {plan.runs} runs of {plan.turns} turns | median (s) | x floor "
+        "| each build (s) |",
         "| --- | ---: | ---: | --- |",
     ]
     for key, label in ROWS.items():
-        median, ratio = measured.median(key), measured.ratio(key)
-        each = " ".join(f"{t:.2f}" for t in measured.samples(key))
-        lines.append(f"| {label} | {median:.2f} | {ratio:.2f} | {each} |")
-    sizes = measured.weight["sizes"]
+        each = seconds_list(m.samples(key))
+        lines.append(f"| {label} | {m.median(key):.2f} | {m.ratio(key):.2f} | {each} |")
+    sizes = m.weight["sizes"]
     lines.append(
         "| mean page weight (floor / markdown-exec / lessonkit), KB | "
         + " / ".join(f"{sizes[f] / 1000:.0f}" for f in ("floor", "markdown-exec", "lessonkit"))
         + " | | |"
     )
-    if measured.instructions:
-        floor = measured.instructions["floor"]
-        lines += [
-            "",
-            f"| {measured.pages} pages, one build each under valgrind | instructions (G) "
-            "| x floor |",
-            "| --- | ---: | ---: |",
-        ]
-        for key, count in measured.instructions.items():
-            lines.append(f"| {ROWS[key]} | {count / 1e9:.3f} | {count / floor:.3f} |")
     return "\n".join(lines)
+
+
+def footprint_table(m: Measured) -> str:
+    floor = m.footprint["floor"].pss
+    lines = [
+        f"| {m.pages} pages, one build each | peak memory, all its processes (MB of PSS) "
+        "| x floor | processes at most |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for key in FOOTPRINT_ROWS:
+        peak = m.footprint[key]
+        lines.append(
+            f"| {ROWS[key]} | {peak.pss / 1e6:.0f} | {peak.pss / floor:.2f} | {peak.processes} |"
+        )
+    cache = m.cache.sentence() if m.cache else ""
+    return "\n".join(lines) + "\n\n" + cache
+
+
+def serve_table(m: Measured, plan: Plan) -> str:
+    lines = [
+        f"| {m.pages} pages, `{SERVE}`, {plan.saves} saves | median save to served (s) "
+        "| each save (s) |",
+        "| --- | ---: | --- |",
+    ]
+    for key, label in SERVE_ROWS.items():
+        served = m.serve[key]
+        each = seconds_list(served.seconds)
+        if served.failure:
+            each = f"{each} then failed: {in_brief(served.failure)}".strip()
+        median = "failed" if served.failure else f"{served.median:.2f}"
+        lines.append(f"| {label} | {median} | {each} |")
+    return "\n".join(lines)
+
+
+def instructions_table(m: Measured) -> str:
+    if not m.instructions:
+        return ""
+    floor = m.instructions["floor"]
+    lines = [
+        f"| {m.pages} pages, one build each under valgrind | instructions (G) | x floor |",
+        "| --- | ---: | ---: |",
+    ]
+    for key, count in m.instructions.items():
+        lines.append(f"| {ROWS[key]} | {count / 1e9:.3f} | {count / floor:.3f} |")
+    return "\n".join(lines)
+
+
+def report(m: Measured, plan: Plan) -> str:
+    """Every table of one size."""
+    tables = (
+        timing_table(m, plan),
+        footprint_table(m),
+        serve_table(m, plan),
+        instructions_table(m),
+    )
+    return "\n\n".join(table for table in tables if table)
 
 
 @dataclass
 class Target:
+    """A measured value and its limit; without a limit, a value shown for reference."""
+
     name: str
     value: float
-    limit: float
+    limit: float | None
     unit: str
+    note: str = ""
+    digits: int = 2
 
     @property
     def ok(self) -> bool:
-        return self.value <= self.limit
+        return self.limit is None or self.value <= self.limit
+
+    @property
+    def verdict(self) -> str:
+        return "" if self.limit is None else "PASS" if self.ok else "FAIL"
 
     def line(self) -> str:
-        verdict = "PASS" if self.ok else "FAIL"
-        value, limit = f"{self.value:.2f} {self.unit}", f"{self.limit:.2f} {self.unit}"
-        return f"| {self.name} | {value} | {limit} | {verdict} |"
+        value = "failed" if self.value == float("inf") else f"{self.value:.{self.digits}f}"
+        limit = "" if self.limit is None else f"{self.limit:.{self.digits}f} {self.unit}"
+        measured = value if value == "failed" else f"{value} {self.unit}"
+        return f"| {self.name} | {measured} | {limit} | {self.verdict} | {self.note} |"
+
+
+def timing_targets(m: Measured) -> list[Target]:
+    """Issues 3 and 24: warm and prose edit by time, cold, code edit, page weight."""
+    n, times = m.pages, m.times
+
+    def cold_limit(run: int, _turn: int) -> float:
+        return statistics.median(times["floor"][run]) + times["blocks"][run][0] / CORES
+
+    def code_limit(run: int, turn: int) -> float:
+        return m.floor_at("code", run, turn) + 1.2 * times["page"][run][turn]
+
+    return [
+        Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
+        Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
+        Target(
+            f"{n} pages: cold build",
+            m.ratio("cold", cold_limit),
+            1.10,
+            f"x (floor + blocks alone / {CORES} cores)",
+        ),
+        Target(
+            f"{n} pages: cold build",
+            m.ratio("cold", lambda run, _: times["markdown-exec"][run][0]),
+            0.80,
+            "x markdown-exec",
+        ),
+        Target(
+            f"{n} pages: one page's code edited",
+            m.ratio("code", code_limit),
+            1.00,
+            "x (floor + 1.2 x that page's blocks alone)",
+        ),
+        Target(f"{n} pages: per-page inline CSS/JS", m.weight["inline"], 0, "blocks"),
+        Target(
+            f"{n} pages: 6x6 heatmap SVG",
+            (m.weight["svg"] or float("inf")) / 1000,
+            SVG_LIMIT / 1000,
+            "KB",
+        ),
+    ]
+
+
+def instruction_targets(m: Measured) -> list[Target]:
+    """Warm and prose edit by instructions, where they were counted."""
+    if not m.instructions:
+        return []
+    floor = m.instructions["floor"]
+    return [
+        Target(
+            f"{m.pages} pages: {ROWS[key][11:]}, instructions",
+            m.instructions[key] / floor,
+            1.03,
+            "x floor",
+            digits=3,
+        )
+        for key in ("warm", "prose")
+    ]
+
+
+def footprint_targets(m: Measured) -> list[Target]:
+    """Peak memory against the floor's (a target from ``LARGE`` pages on), and the cache."""
+    floor, limit = m.footprint["floor"].pss, 1.2 if m.pages >= LARGE else None
+    checks = [
+        Target(
+            f"{m.pages} pages: peak memory, {key} build",
+            m.footprint[key].pss / floor,
+            limit,
+            "x floor",
+        )
+        for key in ("cold", "warm")
+    ]
+    if m.cache:
+        per_page = m.cache.size / m.cache.pages / 1000
+        checks.append(
+            Target(f"{m.pages} pages: cache after a cold build", per_page, None, "KB per page")
+        )
+    return checks
+
+
+def serve_targets(m: Measured) -> list[Target]:
+    """Save-to-served: prose edit ≤ 1 s below ``LARGE`` pages, ≤ 0.1x the warm rebuild from
+    there on; code edit ≤ 1 s + that page's blocks alone; the floor's for reference."""
+    n, prose, code, floor = m.pages, m.serve["prose"], m.serve["code"], m.serve["floor"]
+    name = f"{n} pages: serve, saved to served"
+    if n < LARGE:
+        checks = [Target(f"{name}, prose edit", prose.median, 1.0, "s")]
+    else:
+        warm = m.median("warm")
+        note = f"{prose.median:.2f} s, warm rebuild {warm:.2f} s"
+        checks = [Target(f"{name}, prose edit", prose.median / warm, 0.1, "x warm rebuild", note)]
+    page = m.median("page")
+    note = f"1 s + that page's blocks alone ({page:.2f} s)"
+    checks += [
+        Target(f"{name}, code edit", code.median, 1.0 + page, "s", note),
+        Target(f"(reference) {name}, the floor's prose edit", floor.median, None, "s"),
+    ]
+    for check, served in zip(checks, (prose, code, floor), strict=True):
+        if served.failure:
+            check.note = in_brief(served.failure)
+    return checks
+
+
+def scaling_targets(small: Measured, big: Measured) -> list[Target]:
+    """``big`` vs ``small`` pages, cold and warm, ≤ 1.05x linear; each beside the floor's own
+    growth, which says whether a miss is lessonkit's or the floor's."""
+    limit = 1.05 * big.pages / small.pages
+    floor = big.median("floor") / small.median("floor")
+    name = f"{big.pages} vs {small.pages} pages"
+    checks = [Target(f"(reference) {name}, floor", floor, None, "x")]
+    for key in ("cold", "warm"):
+        ratio = big.median(key) / small.median(key)
+        relative = ratio / floor
+        note = f"{relative:.2f} x the floor's own growth"
+        if ratio > limit:
+            whose = (
+                "the floor's growth"
+                if relative <= 1.05
+                else "lessonkit grows faster than the floor"
+            )
+            note += f": the miss is {whose}"
+        checks.append(Target(f"{name}, {key}", ratio, limit, "x", note))
+    return checks
 
 
 def targets(results: list[Measured]) -> list[Target]:
-    """Issue #3's targets; ratios are medians of per-build ratios (see :meth:`Measured.ratio`)."""
+    """Issues 3 and 24's targets; ratios are medians of per-build ratios (see
+    :meth:`Measured.ratio`)."""
     checks: list[Target] = []
     for m in results:
-        n, times = m.pages, m.times
-
-        def code_limit(run: int, turn: int, m: Measured = m) -> float:
-            return m.floor_at("code", run, turn) + 1.2 * m.times["page"][run][turn]
-
-        checks += [
-            Target(f"{n} pages: warm rebuild", m.ratio("warm"), 1.10, "x floor"),
-            Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
-            Target(
-                f"{n} pages: cold build",
-                m.ratio("cold", lambda run, _, times=times: times["markdown-exec"][run][0]),
-                0.80,
-                "x markdown-exec",
-            ),
-            Target(
-                f"{n} pages: one page's code edited",
-                m.ratio("code", code_limit),
-                1.00,
-                "x (floor + 1.2 x that page's blocks alone)",
-            ),
-            Target(f"{n} pages: per-page inline CSS/JS", m.weight["inline"], 0, "blocks"),
-            Target(
-                f"{n} pages: 6x6 heatmap SVG",
-                (m.weight["svg"] or float("inf")) / 1000,
-                SVG_LIMIT / 1000,
-                "KB",
-            ),
-        ]
-    if len(results) > 1:
-        small, big = results[0], results[-1]
-        factor = 1.05 * big.pages / small.pages
-        for key in ("cold", "warm"):
-            ratio = big.median(key) / small.median(key)
-            name = f"{big.pages} vs {small.pages} pages, {key}"
-            checks.append(Target(name, ratio, factor, "x"))
+        checks += timing_targets(m) + instruction_targets(m) + footprint_targets(m)
+        checks += serve_targets(m)
+    for small, big in itertools.pairwise(results):
+        checks += scaling_targets(small, big)
     return checks
+
+
+def targets_table(checks: list[Target]) -> str:
+    lines = ["| target | measured | limit | verdict | note |", "| --- | ---: | ---: | --- | --- |"]
+    judged = [c for c in checks if c.limit is not None]
+    met = sum(c.ok for c in judged)
+    return (
+        "\n".join(lines + [c.line() for c in checks]) + f"\n\n{met} of {len(judged)} targets met."
+    )
+
+
+# --- the command --------------------------------------------------------------------------
 
 
 def positive(text: str) -> int:
@@ -688,9 +1037,16 @@ def positive(text: str) -> int:
     return int(text)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, with ``plans``: one :class:`Plan` per site size, smallest first."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=positive, nargs="+", default=[20, 200], help="site sizes")
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help=f"add {LARGE} pages (from there on: at most {LARGE_PLAN['runs']} runs of "
+        f"{LARGE_PLAN['turns']} turns and {LARGE_PLAN['saves']} saves)",
+    )
     parser.add_argument("--runs", type=positive, default=5, help="interleaved runs per scenario")
     parser.add_argument(
         "--turns",
@@ -699,9 +1055,15 @@ def main(argv: list[str] | None = None) -> int:
         help="turns per run: lessonkit warm, prose-edited, code-edited, each between floor builds",
     )
     parser.add_argument(
+        "--saves", type=positive, default=5, help=f"saves of each edit under {SERVE}"
+    )
+    parser.add_argument(
         "--instructions",
-        action="store_true",
-        help="also count one floor and one warm build's instructions with valgrind",
+        type=positive,
+        nargs="*",
+        metavar="SIZE",
+        help="also count a floor, a warm and a prose-edited build's instructions with valgrind: "
+        f"at every size below {LARGE} pages, or at the sizes given",
     )
     parser.add_argument(
         "--hosts",
@@ -713,58 +1075,86 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write-docs", action="store_true", help=f"write the tables into {DOCS_PAGE.name}"
     )
+    parser.add_argument(
+        "--docs-page", type=Path, default=DOCS_PAGE, help="the page --write-docs writes into"
+    )
     args = parser.parse_args(argv)
+    sizes = sorted({*args.pages, *([LARGE] if args.large else [])})
+    if args.instructions is None:
+        counted = set()
+    else:  # named sizes, or every size below LARGE
+        counted = set(args.instructions or [p for p in sizes if p < LARGE])
+    if unknown := counted - set(sizes):
+        parser.error(f"--instructions {sorted(unknown)}: not among the sizes measured, {sizes}")
+    args.plans = [
+        Plan.of(pages, args.runs, args.turns, args.saves, count=pages in counted) for pages in sizes
+    ]
     if importlib.util.find_spec("markdown_exec") is None:
         parser.error('markdown-exec is missing: install the bench extra, pip install -e ".[bench]"')
+    return args
 
-    def progress(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
 
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def cut_note(args: argparse.Namespace, saves: bool = True) -> str:
+    """Where the plan was cut to ``LARGE_PLAN``, said so (or nothing); ``saves``: the run has
+    serve saves (``--hosts`` has none)."""
+    asked = (args.runs, args.turns, args.saves)
+    if cut := [p for p in args.plans if (p.runs, p.turns, p.saves) != asked]:
+        sizes = "; ".join(f"at {p.pages} pages {p.describe(saves)}" for p in cut)
+        return f"; {sizes} (fewer there, to keep the run's time sane)"
+    return ""
+
+
+def header(args: argparse.Namespace) -> str:
+    """The run's first line: the machine, and what was measured at which size."""
+    line = (
+        f"Python {sys.version.split()[0]}, {CORES} CPU cores, {args.runs} runs, "
+        f"{args.turns} turns in each (warm, prose edit, code edit, each between floor builds), "
+        f"{args.saves} saves of each edit under `{SERVE}`"
+    )
+    line += cut_note(args)
+    if args.instructions is not None:
+        counted = [str(p.pages) for p in args.plans if p.count]
+        line += f"; instructions counted at {' and '.join(counted)} pages"
+        if skipped := [str(p.pages) for p in args.plans if not p.count]:
+            every = " ".join(str(p.pages) for p in args.plans)
+            line += (
+                f", not at {' and '.join(skipped)} (valgrind runs a build tens of times slower: "
+                f"ask with `--instructions {every}`)"
+            )
+    return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
     if args.hosts:
-        return main_hosts(args, progress)
+        return main_hosts(args)
     with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
         folder = args.keep or Path(temporary)
         snapshot(folder)
-        out = [
-            f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
-            f"{args.turns} turns in each (warm, prose edit, code edit, each between floor builds)"
-        ]
+        out = [header(args)]
         print(out[0] + "\n", flush=True)
         results = []
-        for pages in sorted(args.pages):
-            results.append(
-                measure(
-                    pages,
-                    args.runs,
-                    args.turns,
-                    folder / f"{pages}-pages",
-                    progress,
-                    count=args.instructions,
-                )
-            )
-            out.append(table(results[-1]))
+        for plan in args.plans:
+            results.append(measure(plan, folder / f"{plan.pages}-pages", progress))
+            out.append(report(results[-1], plan))
             print(out[-1], end="\n\n", flush=True)
     checks = targets(results)
-    lines = ["| target | measured | limit | verdict |", "| --- | ---: | ---: | --- |"]
-    lines += [check.line() for check in checks]
-    if len(results) > 1:
-        small, big = results[0], results[-1]
-        ratio = big.median("floor") / small.median("floor")
-        name = f"(reference) {big.pages} vs {small.pages} pages, floor"
-        lines.append(f"| {name} | {ratio:.2f} x | | |")
-    failed = [c for c in checks if not c.ok]
-    out += ["\n".join(lines), f"{len(checks) - len(failed)} of {len(checks)} targets met."]
-    print("\n\n".join(out[-2:]))
+    out.append(targets_table(checks))
+    print(out[-1])
     if args.write_docs:
-        write_section(DOCS_PAGE, SECTION, docs_section(out))
-        print(f"\nwrote the {SECTION[3:]!r} section of {DOCS_PAGE.relative_to(ROOT)}")
-    return 1 if args.check and failed else 0
+        write_section(args.docs_page, SECTION, docs_section(out, results))
+        print(f"\nwrote the {SECTION[3:]!r} section of {args.docs_page}")
+    return 1 if args.check and not all(c.ok for c in checks) else 0
 
 
 HOSTS_SECTION = "## Build speed by host"
 
 
-def main_hosts(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+def main_hosts(args: argparse.Namespace) -> int:
     """``--hosts``: one table per site size, MkDocs and Zensical side by side."""
     if importlib.util.find_spec("zensical") is None:
         raise SystemExit('zensical is missing: pip install -e ".[zensical]"')
@@ -772,13 +1162,15 @@ def main_hosts(args: argparse.Namespace, progress: Callable[[str], None]) -> int
         folder = args.keep or Path(temporary)
         snapshot(folder)
         out = [
-            f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs, "
+            f"Python {sys.version.split()[0]}, {CORES} CPU cores, {args.runs} runs, "
             f"{args.turns} warm builds in each, every build between two floor builds"
+            + cut_note(args, saves=False)
         ]
         print(out[0] + "\n", flush=True)
-        for pages in sorted(args.pages):
-            found = measure_hosts(pages, args.runs, args.turns, folder / f"{pages}-pages", progress)
-            out.append(hosts_table(pages, args.runs, found))
+        for plan in args.plans:
+            where = folder / f"{plan.pages}-pages"
+            found = measure_hosts(plan.pages, plan.runs, plan.turns, where, progress)
+            out.append(hosts_table(plan.pages, plan.runs, found))
             print(out[-1], end="\n\n", flush=True)
     if args.write_docs:
         section = (
@@ -789,26 +1181,46 @@ def main_hosts(args: argparse.Namespace, progress: Callable[[str], None]) -> int
             "host's floor builds right before and after it.\n\n"
             f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
         )
-        write_section(DOCS_PAGE, HOSTS_SECTION, section)
-        print(f"wrote the {HOSTS_SECTION[3:]!r} section of {DOCS_PAGE.relative_to(ROOT)}")
+        write_section(args.docs_page, HOSTS_SECTION, section)
+        print(f"wrote the {HOSTS_SECTION[3:]!r} section of {args.docs_page}")
     return 0
 
 
-def docs_section(out: list[str]) -> str:
-    """The docs page's section: what the benchmark does, then this run's tables."""
+def in_words(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def docs_section(out: list[str], results: list[Measured]) -> str:
+    """The docs page's section: what the benchmark did in this run, then its tables."""
+    sizes = in_words([str(m.pages) for m in results])
+    spread = in_words(
+        [
+            f"{min(m.samples('floor')):.2f}–{max(m.samples('floor')):.2f} s at {m.pages} pages"
+            for m in results
+        ]
+    )
     return (
         f"{SECTION}\n\n"
-        "`scripts/benchmark.py` builds a synthetic site of 20 and of 200 pages (about 600 words "
-        "and four executable blocks each: a setup, a softmax table, a 3x3 attention table and a "
-        "6x6 heatmap) and times fresh `mkdocs build` processes, medians of interleaved runs, "
-        "against baselines measured in the same run: the same pages with the blocks as plain "
-        "code (the floor, Material only), markdown-exec executing the same blocks, and the blocks "
-        "alone in one Python process. Each run takes turns: lessonkit warm, after a prose edit and "
-        "after a code edit, each built between two floor builds and divided by their mean. Nothing "
-        "re-executes on a warm build or after a prose edit; a code edit runs that page only, "
-        "while MkDocs converts the other pages. The "
-        "machine these runs come from is shared and noisy (one build can take a third longer than "
-        "the next), so every build's seconds are listed beside the medians.\n\n"
+        f"`scripts/benchmark.py` builds a synthetic site of {sizes} pages (about 600 words and "
+        f"{len(blocks(0))} executable blocks each: a setup, a softmax table, a 3x3 attention "
+        "table and a 6x6 heatmap) and times fresh `mkdocs build` processes, medians of "
+        "interleaved runs, against baselines measured in the same run: the same pages with the "
+        "blocks as plain code (the floor, Material only), markdown-exec executing the same "
+        "blocks, and the blocks alone in one Python process. Each run takes turns: lessonkit "
+        "warm, after a prose edit and after a code edit, each built between two floor builds and "
+        "divided by their mean. The benchmark stops if a warm build or a prose edit runs any "
+        "page, or a code edit runs other than one page. The floor's own builds "
+        f"took {spread} in this run, so every build's seconds are listed beside the medians."
+        "\n\n"
+        "Peak memory is the largest sum, over a build's process and every process it starts, of "
+        "each one's proportional set size (PSS: a page shared by several processes, as forked "
+        f"workers share their parent's, counts once in all), read from `/proc` every "
+        f"{INTERVAL * 1000:.0f} ms. Under `{SERVE}`, each save adds a fresh word to page "
+        f"{EDITED}'s prose (the code edit also changes its code), and the time runs from the "
+        "save until the page's URL serves that word; the floor's row is MkDocs' own time for the "
+        "same edit without lessonkit. In the targets, a size's growth over the next smaller "
+        "size is shown beside the floor's own growth, which says whose a miss is.\n\n"
         f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
     )
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -27,16 +30,24 @@ SCENARIOS = [
     "that page's blocks alone, one Python process",
 ]
 NUMBER = r"\d+\.\d\d"
-ARGS = ["--pages", "1", "2", "--runs", "1", "--turns", "2", "--instructions", "--check"]
+ARGS = ["--pages", "1", "2", "--runs", "1", "--turns", "1", "--saves", "2", "--instructions"]
+OTHER_SECTIONS = "# How\n\n## Build speed by host\n\nthe hosts' table\n\n## Other\n\nkept\n"
 
 
 @pytest.fixture(scope="module")
-def run() -> subprocess.CompletedProcess[str]:
+def docs_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    page = tmp_path_factory.mktemp("docs") / "how-this-site-is-built.md"
+    page.write_text(OTHER_SECTIONS)
+    return page
+
+
+@pytest.fixture(scope="module")
+def run(docs_page: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), *ARGS],
+        [sys.executable, str(SCRIPT), *ARGS, "--check", "--write-docs", "--docs-page", docs_page],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
 
 
@@ -48,14 +59,14 @@ def report(run: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.mark.parametrize("pages", [1, 2])
 def test_each_size_gets_a_row_per_scenario_with_seconds_and_ratio(report: str, pages: int) -> None:
-    section = report.split(f"| {pages} pages, 1 runs |", 1)[1].split("\n\n", 1)[0]
+    section = report.split(f"| {pages} pages, 1 runs of 1 turns |", 1)[1].split("\n\n", 1)[0]
     for scenario in SCENARIOS:
         each = rf"{NUMBER}(?: {NUMBER})*"
         row = rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER}) \| ({each}) \|$"
         match = re.search(row, section, re.MULTILINE)
         assert match, f"no row for {scenario!r} in:\n{section}"
         assert float(match[1]) > 0
-        builds = {SCENARIOS[0]: 7}.get(scenario, 1 if scenario in SCENARIOS[1:4] else 2)
+        builds = {SCENARIOS[0]: 4}.get(scenario, 1)  # one turn: floor, warm, floor, prose, ...
         assert len(match[3].split()) == builds, "a floor build before and after each paired build"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {NUMBER} \| ({NUMBER}) \|", section, re.M)
     assert floor and floor[1] == "1.00"  # the floor is its own unit
@@ -67,27 +78,34 @@ def test_instructions_of_a_floor_and_a_warm_build_are_counted(report: str, pages
     section = report.split(header, 1)[1].split("\n\n", 1)[0]
     count = r"(\d+\.\d{3})"
     floor = re.search(rf"^\| {re.escape(SCENARIOS[0])} \| {count} \| 1\.000 \|$", section, re.M)
-    warm = re.search(rf"^\| {re.escape(SCENARIOS[4])} \| {count} \| {count} \|$", section, re.M)
-    assert floor and warm, section
-    assert float(floor[1]) > 1 and float(warm[1]) > 1  # billions: Python, MkDocs, Material
-    assert float(warm[2]) == pytest.approx(float(warm[1]) / float(floor[1]), abs=0.002)
+    assert floor, section
+    assert float(floor[1]) > 1  # billions: Python, MkDocs, Material
+    for scenario in SCENARIOS[4:6]:  # warm, and one page's prose edited
+        row = re.search(rf"^\| {re.escape(scenario)} \| {count} \| {count} \|$", section, re.M)
+        assert row, (scenario, section)
+        assert float(row[2]) == pytest.approx(float(row[1]) / float(floor[1]), abs=0.002)
 
 
 def test_every_target_gets_a_verdict(report: str) -> None:
-    verdicts = re.findall(r"^\| (.+?) \| .+ \| .+ \| (PASS|FAIL) \|$", report, re.MULTILINE)
+    verdicts = re.findall(r"^\| (.+?) \| .+ \| .+ \| (PASS|FAIL) \| .*\|$", report, re.M)
     names = [name for name, _ in verdicts]
     for pages in (1, 2):
-        for target in (
-            "warm rebuild",
-            "one page's prose edited",
-            "cold build",
-            "one page's code edited",
-            "per-page inline CSS/JS",
-            "6x6 heatmap SVG",
+        for target, times in (
+            ("warm rebuild", 1),
+            ("one page's prose edited", 2),  # by time, and by instructions
+            ("cold build", 2),  # x (floor + blocks alone / cores), x markdown-exec
+            ("one page's code edited", 1),
+            ("per-page inline CSS/JS", 1),
+            ("6x6 heatmap SVG", 1),
+            ("warm (nothing changed), instructions", 1),
+            ("serve, saved to served, prose edit", 1),
+            ("serve, saved to served, code edit", 1),
         ):
-            assert any(n.startswith(f"{pages} pages: {target}") for n in names), (target, names)
+            found = [n for n in names if n.startswith(f"{pages} pages: {target}")]
+            assert len(found) == times, (target, names)
     assert any(n.startswith("2 vs 1 pages, cold") for n in names)
     assert any(n.startswith("2 vs 1 pages, warm") for n in names)
+    assert not any("peak memory" in n for n in names)  # a target from 1,000 pages on only
     met = re.search(r"^(\d+) of (\d+) targets met\.$", report, re.MULTILINE)
     assert met and int(met[2]) == len(verdicts)
     assert int(met[1]) == sum(verdict == "PASS" for _, verdict in verdicts)
@@ -96,7 +114,7 @@ def test_every_target_gets_a_verdict(report: str) -> None:
 def test_check_fails_the_command_exactly_when_a_target_fails(
     run: subprocess.CompletedProcess[str], report: str
 ) -> None:
-    failed = re.search(r"\| FAIL \|$", report, re.MULTILINE) is not None
+    failed = re.search(r"\| FAIL \|", report) is not None
     assert run.returncode == (1 if failed else 0), run.stderr
 
 
@@ -108,14 +126,131 @@ def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> N
     assert f"argument {option}: '0' is not a whole number of at least 1" in done.stderr
 
 
-def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("pages", [1, 2])
+def test_peak_memory_counts_the_workers_of_a_cold_build(report: str, pages: int) -> None:
+    header = f"| {pages} pages, one build each | peak memory, all its processes (MB of PSS) |"
+    section = report.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = {
+        scenario: re.search(
+            rf"^\| {re.escape(scenario)} \| (\d+) \| ({NUMBER}) \| (\d+) \|$", section, re.M
+        )
+        for scenario in (SCENARIOS[0], SCENARIOS[3], SCENARIOS[4])
+    }
+    assert all(rows.values()), section
+    floor, cold, warm = rows.values()
+    assert floor[2] == "1.00" and floor[3] == "1"  # MkDocs alone: one process
+    assert int(cold[3]) > 1  # the main process and its workers, sampled together
+    assert int(cold[1]) > int(warm[1]) > 10  # workers hold memory of their own
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_the_cache_a_cold_build_leaves_is_measured_per_page(report: str, pages: int) -> None:
+    section = report.split(f"| {pages} pages, one build each |", 1)[1]
+    cache = re.search(r"`\.lessonkit/cache`\): (\d+) files, (\d+\.\d) KB per page", section)
+    assert cache, section[:2000]
+    assert int(cache[1]) >= pages and float(cache[2]) > 0
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_each_save_under_the_preview_is_timed_until_served(report: str, pages: int) -> None:
+    header = f"| {pages} pages, `mkdocs serve --dirty`, 2 saves | median save to served (s) |"
+    section = report.split(header, 1)[1].split("\n\n", 1)[0]
+    for scenario in (
+        "floor: one page's prose edited",
+        "lessonkit: one page's prose edited",
+        "lessonkit: one page's code edited",
+    ):
+        row = re.search(
+            rf"^\| {re.escape(scenario)} \| ({NUMBER}) \| ({NUMBER} {NUMBER}) \|$", section, re.M
+        )
+        assert row, f"no timed saves for {scenario!r} in:\n{section}"
+        assert float(row[1]) == pytest.approx(
+            statistics.median(map(float, row[2].split())), abs=0.01
+        )
+
+
+def test_write_docs_replaces_its_own_section_only(
+    run: subprocess.CompletedProcess[str], docs_page: Path
 ) -> None:
+    page = docs_page.read_text()
+    assert "## Build speed by host\n\nthe hosts' table\n\n## Other\n\nkept\n" in page
+    section = page.split("## Build speed\n", 1)[1].split("\n## ", 1)[0]
+    assert "a synthetic site of 1 and 2 pages" in section
+    for table in (
+        "| 2 pages, 1 runs of 1 turns |",
+        "| 2 pages, `mkdocs serve --dirty`",
+        "| target |",
+    ):
+        assert table in section
+    assert re.search(r"\d+ of \d+ targets met\.", section)
+
+
+@pytest.fixture
+def benchmark(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The script as a module (its helpers import from its folder)."""
     monkeypatch.syspath_prepend(str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("benchmark", SCRIPT)
-    benchmark = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "benchmark", benchmark)  # dataclasses look it up there
-    spec.loader.exec_module(benchmark)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "benchmark", module)  # dataclasses look it up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_large_adds_1000_pages_with_fewer_runs_and_no_instructions_unless_named(
+    benchmark: ModuleType,
+) -> None:
+    plans = benchmark.parse(["--large", "--instructions"]).plans
+    assert [(p.pages, p.runs, p.turns, p.saves, p.count) for p in plans] == [
+        (20, 5, 5, 5, True),
+        (200, 5, 5, 5, True),
+        (1000, 2, 2, 3, False),  # a build takes about a minute there
+    ]
+    named = benchmark.parse(["--pages", "20", "1000", "--instructions", "1000"]).plans
+    assert [p.count for p in named] == [False, True]
+    assert [p.count for p in benchmark.parse(["--large"]).plans] == [False] * 3
+
+
+def test_instructions_at_a_size_not_measured_is_refused() -> None:
+    command = [sys.executable, str(SCRIPT), "--pages", "20", "--instructions", "200"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "--instructions [200]: not among the sizes measured, [20]" in done.stderr
+
+
+def measured_sizes(benchmark: ModuleType, floor: float, lessonkit: float) -> list[object]:
+    """200 and 1,000 pages where the floor grows ``floor`` times and lessonkit ``lessonkit``."""
+    sizes = []
+    for pages, factor in ((200, 1.0), (1000, None)):
+        m = benchmark.Measured(pages=pages)
+        m.times["floor"] = [[10.0 * (factor or floor)]]
+        m.times["cold"] = m.times["warm"] = [[10.0 * (factor or lessonkit)]]
+        sizes.append(m)
+    return sizes
+
+
+@pytest.mark.parametrize(
+    ("floor", "lessonkit", "verdict", "whose"),
+    [
+        (5.0, 5.2, "PASS", ""),
+        (5.9, 6.0, "FAIL", "the miss is the floor's growth"),
+        (5.0, 5.6, "FAIL", "the miss is lessonkit grows faster than the floor"),
+    ],
+)
+def test_a_scaling_miss_says_whether_the_floor_or_lessonkit_grew(
+    benchmark: ModuleType, floor: float, lessonkit: float, verdict: str, whose: str
+) -> None:
+    checks = benchmark.scaling_targets(*measured_sizes(benchmark, floor, lessonkit))
+    reference, cold, warm = checks
+    assert reference.verdict == "" and reference.value == pytest.approx(floor)
+    for check in (cold, warm):
+        assert check.limit == pytest.approx(5.25) and check.verdict == verdict
+        assert check.note.startswith(f"{lessonkit / floor:.2f} x the floor's own growth")
+        assert check.note.endswith(whose)
+
+
+def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
+    benchmark: ModuleType,
+) -> None:
     measured = benchmark.Measured(pages=2)
     # One run: the machine slowed down steadily; the floor took 1, 3, 5 and 7 s, one after the
     # other, with a warm build between each two of them.
@@ -129,16 +264,24 @@ def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
     assert measured.ratio("floor") == 1.0
 
 
-def test_hosts_gives_each_host_its_floor_and_lessonkit_cold_and_warm() -> None:
+def test_hosts_gives_each_host_its_floor_and_lessonkit_cold_and_warm(tmp_path: Path) -> None:
     """``--hosts``: MkDocs and Zensical side by side, each ratio to that host's own floor (the
-    script fails when a cold build does not run every page or a warm one runs any)."""
+    script fails when a cold build does not run every page or a warm one runs any); with
+    ``--write-docs`` the table goes into its own section, beside the build speed's."""
+    page = tmp_path / "page.md"
+    page.write_text("# How\n\n## Build speed\n\nthe build speed's tables\n")
+    options = ["--pages", "1", "--runs", "1", "--turns", "1", "--write-docs", "--docs-page", page]
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--hosts", "--pages", "1", "--runs", "1", "--turns", "1"],
+        [sys.executable, str(SCRIPT), "--hosts", *options],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
+    written = page.read_text()
+    assert written.startswith("# How\n\n## Build speed\n\nthe build speed's tables\n\n")
+    hosts = written.split("## Build speed by host\n", 1)[1]
+    assert "| 1 pages, 1 runs | MkDocs (s) | x floor | Zensical (s) | x floor |" in hosts
     assert "| 1 pages, 1 runs | MkDocs (s) | x floor | Zensical (s) | x floor |" in done.stdout
     for scenario in ("floor: blocks shown as plain code", *SCENARIOS[3:5]):
         row = rf"^\| {re.escape(scenario)} \| {NUMBER} \| ({NUMBER}) \| {NUMBER} \| ({NUMBER}) \|$"
@@ -146,3 +289,77 @@ def test_hosts_gives_each_host_its_floor_and_lessonkit_cold_and_warm() -> None:
         assert match, f"no row for {scenario!r} in:\n{done.stdout}"
         if scenario.startswith("floor"):
             assert match.groups() == ("1.00", "1.00")
+
+
+@pytest.fixture
+def helpers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmark's helper modules importable by name."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+
+
+HOLD = """\
+import subprocess, sys
+child = "block = bytearray(150_000_000); import time; time.sleep(1.5)"
+subprocess.run([sys.executable, "-c", child], check=True)
+"""
+
+
+def test_the_peak_memory_of_a_process_tree_counts_its_children(helpers: None) -> None:
+    import peak_memory
+
+    peak, _ = peak_memory.run_sampled([sys.executable, "-c", HOLD], {}, "holding memory")
+    assert peak.processes == 2
+    assert peak.pss > 150_000_000  # the child's block, though the parent holds little
+
+
+def test_a_failed_command_stops_the_memory_measurement_with_its_stderr(helpers: None) -> None:
+    import peak_memory
+
+    command = [sys.executable, "-c", "import sys; sys.exit('no such page')"]
+    with pytest.raises(SystemExit, match="the build failed:\nno such page"):
+        peak_memory.run_sampled(command, {}, "the build")
+
+
+@pytest.fixture
+def static_server(helpers: None, tmp_path: Path) -> Iterator[tuple[object, str, Path]]:
+    """A server of ``tmp_path`` (a stand-in for a preview server), its page's URL, the page."""
+    import serve_timing
+
+    (tmp_path / "index.html").write_text("first")
+    port = serve_timing.free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", tmp_path]
+    with serve_timing.serving(command, {}, tmp_path.parent / "log", "Traceback") as server:
+        url = f"http://127.0.0.1:{port}/index.html"
+        serve_timing.wait_for(server, url, "first", timeout=20)
+        yield server, url, tmp_path / "index.html"
+    assert server.process.returncode is not None  # stopped on the way out
+
+
+def test_each_save_is_timed_until_its_word_is_served(static_server: tuple) -> None:
+    import serve_timing
+
+    server, url, page = static_server
+    served = serve_timing.time_saves(server, url, page.write_text, saves=3, timeout=10)
+    assert served.failure == "" and len(served.seconds) == 3
+    assert served.median == statistics.median(served.seconds)
+
+
+def test_an_edit_never_served_fails_after_the_timeout_not_for_ever(
+    static_server: tuple, tmp_path: Path
+) -> None:
+    import serve_timing
+
+    server, url, _ = static_server
+    served = serve_timing.time_saves(server, url, (tmp_path / "other.html").write_text, 2, 0.5)
+    assert served.seconds == [] and served.median == float("inf")
+    assert served.failure.startswith(f"{url} did not serve 'fresh")
+    assert served.failure.splitlines()[0].endswith("within 0.5 s:")
+
+
+def test_a_server_that_exits_is_reported_with_its_output(helpers: None, tmp_path: Path) -> None:
+    import serve_timing
+
+    command = [sys.executable, "-c", "print('Aborted with 1 warnings'); raise SystemExit(1)"]
+    failure = pytest.raises(serve_timing.ServeFailure, match=r"exited \(1\):\nAborted with 1")
+    with serve_timing.serving(command, {}, tmp_path / "log") as server, failure:
+        serve_timing.wait_for(server, "http://127.0.0.1:9/", "word", timeout=20)
