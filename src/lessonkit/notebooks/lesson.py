@@ -258,7 +258,7 @@ def convert(nb: Mapping[str, Any]) -> Made:
             f"the notebook carries stored outputs (cell{'s' * (len(stored) > 1)} {cells}): the "
             "page never shows them, it shows what the build computes"
         )
-        hint = "strip them (pull-request diffs stay small): lessonkit strip NOTEBOOK"
+        hint = "strip them (pull-request diffs stay small): lessonkit strip (every notebook)"
         problems.append((stored[0], Problem(message, None, hint, severity="warning")))
     text = "\n".join(lines).rstrip("\n") + "\n"
     return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
