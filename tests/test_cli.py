@@ -71,7 +71,7 @@ def test_check_finds_broken_quizzes_at_their_line(case: Path, capsys) -> None:
 def test_check_reads_every_broken_lesson_without_crashing(capsys) -> None:
     code, output = run(["check", "tests/broken"], ROOT, capsys)
     assert code == 1
-    cases = [p for p in BROKEN.glob("*.md")]
+    cases = [*BROKEN.glob("*.md"), *(BROKEN / "notebooks").iterdir()]  # notebook lessons too
     assert f"lessonkit check: {len(cases)} files" in output
 
 
