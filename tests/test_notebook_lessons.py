@@ -257,3 +257,26 @@ def test_a_broken_notebook_fails_at_its_cell_and_line(
     if not runs:
         assert expected in checked.out + checked.err
         assert code == (0 if ": warning: " in expected else 1)
+
+
+def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_page(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Zensical 0.0.57 copies an .ipynb as a file (its nav entry links to the raw file): the
+    step before its build fails, naming the notebook, instead of a site without the lesson."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("---\ntitle: H\ndescription: H.\n---\n# H\n")
+    lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
+    (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: z\nwatch: [docs]\nextra_css: [assets/lessonkit/lessonkit.css]\n"
+        "extra_javascript: [assets/lessonkit/lessonkit.js]\n"
+        "markdown_extensions: [lessonkit.hosts.zensical]\nplugins:\n  - lessonkit:\n"
+        "      workers: 1\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["prepare"]) == 1
+    assert "docs/n.ipynb: error: a notebook lesson is no page under Zensical" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "docs" / ".lessonkit-prepared.json").exists()

@@ -41,6 +41,7 @@ from lessonkit.core.project import Project
 from lessonkit.glossary.site import finish_page
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
+from lessonkit.notebooks.lesson import lesson_files
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 
 MANIFEST = ".lessonkit-prepared.json"
@@ -122,6 +123,7 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     """Run and convert every page of ``site``; write the site-level outputs into its docs."""
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
+    outcome.problems += notebook_lessons(site)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
     lessons = _read_all(site, _page_paths(docs, old), outcome)
     outcome.pages = len(lessons)
@@ -155,6 +157,19 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
         site.close(prune=True)
     return outcome
+
+
+def notebook_lessons(site: Site) -> list[Problem]:
+    """An error for each notebook lesson in the docs: Zensical 0.0.57 makes pages of Markdown
+    files only (a nav entry ``x.ipynb`` links to the file, copied as it is), so the lesson
+    would be no page at all."""
+    found = [p for p in lesson_files(site.config.docs_dir) if p.suffix != ".md"]
+    message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
+    hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
+    return [
+        Problem(message, hint=hint, path=site.where(p.relative_to(site.config.docs_dir).as_posix()))
+        for p in found
+    ]
 
 
 def _page_paths(docs: Path, generated: Iterable[str]) -> list[str]:
