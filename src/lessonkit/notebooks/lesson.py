@@ -60,7 +60,7 @@ TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
         {"source": "hide", "output": "none"},
         "the cell runs (its names are there for later cells), nothing of it is shown",
     ),
-    "skip-execution": (None, "the code is shown and not run (a plain ```` ```python ```` block)"),
+    "skip-execution": (None, "the code is shown and not run (a plain `python` code block)"),
 }
 """Each Jupyter cell tag lessonkit reads: the block options it means, and what it does."""
 REFUSED_TAGS = {
