@@ -280,3 +280,22 @@ def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_p
         capsys.readouterr().err
     )
     assert not (tmp_path / "docs" / ".lessonkit-prepared.json").exists()
+
+
+def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_path: Path) -> None:
+    from lessonkit.checks.recipe import Context, check_page
+    from lessonkit.glossary.terms import parse
+    from lessonkit.notebooks.lesson import read_lesson
+
+    cells = [
+        raw("---\ntitle: Terms\ndescription: A term that is not there.\n---"),
+        code("x = 1"),
+        markdown("# Terms\n\nA token, then [[tokn]]."),
+    ]
+    file = tmp_path / "terms.ipynb"
+    file.write_bytes(notebook_bytes(notebook(cells)))
+    page = read_lesson(file, "terms.ipynb", "docs/terms.ipynb")
+    problems = check_page(page, Context(glossary=parse(GLOSSARY)))
+    assert [p.format().splitlines()[0] for p in problems] == [
+        "docs/terms.ipynb:cell 3:3: error: unknown glossary term 'tokn' in [[tokn]]"
+    ]

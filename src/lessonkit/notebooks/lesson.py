@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,16 +170,21 @@ lessonkit reads: it reads nbformat 4
 def _validate(data: dict[str, Any], where: str) -> None:
     """nbformat's own schema check; its first error, at the cell it is in."""
     import nbformat
+    from nbformat.warnings import MissingIDFieldWarning
 
     try:
-        nbformat.validate(data, version=4)
+        with warnings.catch_warnings():  # cells without ids: Jupyter adds them, so may we
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+            nbformat.validate(data, version=4)
     except nbformat.ValidationError as error:
-        at = list(error.absolute_path)
-        cell = f":cell {at[1] + 1}" if at[:1] == ["cells"] and len(at) > 1 else ""
-        place = "/".join(map(str, at)) or "the notebook"
-        message = f"the notebook does not follow nbformat 4: {error.message} (at {place})"
+        at = [str(step) for step in error.absolute_path]
+        cell = at[:1] == ["cells"] and len(at) > 1 and at[1].isdigit()
+        place = "/".join(at[2:] if cell else at)
+        detail = error.message if len(error.message) <= 80 else "nbformat allows no such value"
+        message = "the notebook does not follow nbformat 4" + (f" ({place})" if place else "")
         hint = "open it in Jupyter and save it again"
-        raise LessonError([Problem(message, hint=hint, path=where + cell)]) from None
+        path = f"{where}:cell {int(at[1]) + 1}" if cell else where
+        raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
 
 
 def _plain(value: Any) -> Any:
