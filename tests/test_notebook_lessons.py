@@ -299,3 +299,18 @@ def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_p
     assert [p.format().splitlines()[0] for p in problems] == [
         "docs/terms.ipynb:cell 3:3: error: unknown glossary term 'tokn' in [[tokn]]"
     ]
+
+
+@pytest.mark.parametrize("other", ["n.md", "n.py"])
+def test_two_sources_of_one_page_fail_the_build(tmp_path: Path, other: str, mkdocs_build) -> None:
+    """A notebook and a Markdown lesson (or its jupytext pair) of one name would be one page."""
+    (tmp_path / "docs").mkdir()
+    lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
+    (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
+    twin = jupytext.writes(nbformat.from_dict(notebook(lesson)), fmt="py:percent")
+    (tmp_path / "docs" / other).write_text(twin if other.endswith(".py") else TWIN)
+    (tmp_path / "mkdocs.yml").write_text(SITE_CONFIG)
+    done = mkdocs_build(tmp_path)
+    assert done.returncode != 0
+    first, second = sorted(["n.ipynb", other], key=lambda name: name != "n.md")
+    assert f"error: {second} and {first} would both be the page n/" in done.stderr, done.stderr

@@ -116,7 +116,10 @@ class LessonPage(Extension):
             try:
                 return self._finish(md, convert(source))
             except LessonError as error:  # found while converting: placed in the lesson's file
-                found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
+                found = [
+                    lesson.place(p) if p.path == "<markdown>" else lesson.locate(p)
+                    for p in error.problems
+                ]
                 raise LessonError(found) from None
 
         md.convert = converted  # type: ignore[method-assign]
