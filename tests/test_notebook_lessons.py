@@ -259,6 +259,18 @@ def test_a_broken_notebook_fails_at_its_cell_and_line(
         assert code == (0 if ": warning: " in expected else 1)
 
 
+ZENSICAL_CONFIG = """\
+site_name: z
+watch: [docs]
+extra_css: [assets/lessonkit/lessonkit.css]
+extra_javascript: [assets/lessonkit/lessonkit.js]
+markdown_extensions: [lessonkit.hosts.zensical]
+plugins:
+  - lessonkit:
+      workers: 1
+"""
+
+
 def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_page(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
@@ -268,12 +280,7 @@ def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_p
     (tmp_path / "docs" / "index.md").write_text("---\ntitle: H\ndescription: H.\n---\n# H\n")
     lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
     (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
-    (tmp_path / "mkdocs.yml").write_text(
-        "site_name: z\nwatch: [docs]\nextra_css: [assets/lessonkit/lessonkit.css]\n"
-        "extra_javascript: [assets/lessonkit/lessonkit.js]\n"
-        "markdown_extensions: [lessonkit.hosts.zensical]\nplugins:\n  - lessonkit:\n"
-        "      workers: 1\n"
-    )
+    (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
     monkeypatch.chdir(tmp_path)
     assert main(["prepare"]) == 1
     assert "docs/n.ipynb: error: a notebook lesson is no page under Zensical" in (
@@ -314,3 +321,24 @@ def test_two_sources_of_one_page_fail_the_build(tmp_path: Path, other: str, mkdo
     assert done.returncode != 0
     first, second = sorted(["n.ipynb", other], key=lambda name: name != "n.md")
     assert f"error: {second} and {first} would both be the page n/" in done.stderr, done.stderr
+
+
+def test_the_notebooks_lessonkit_prepare_writes_are_not_lessons(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A ``notebook: true`` page's download, written into the docs for Zensical, is neither
+    refused by the next ``lessonkit prepare`` nor checked or stripped as a notebook lesson."""
+    (tmp_path / "docs").mkdir()
+    page = "---\ntitle: H\ndescription: H.\nnotebook: true\n---\n# H\n\n"
+    page += "```python exec\nprint(1)\n```\n"
+    (tmp_path / "docs" / "index.md").write_text(page)
+    (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
+    monkeypatch.chdir(tmp_path)
+    assert main(["prepare"]) == 0
+    written = tmp_path / "docs" / "index.ipynb"
+    assert written.is_file()
+    before = written.read_bytes()
+    assert main(["prepare"]) == 0, capsys.readouterr().err
+    assert main(["check"]) == 0
+    assert "1 file," in capsys.readouterr().err
+    assert main(["strip"]) == 0 and written.read_bytes() == before

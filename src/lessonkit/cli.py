@@ -64,6 +64,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         display=_display,
         settings=project.settings if project else None,
         markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
+        generated=_prepared(project),
     )
     for problem in report.problems:
         print(problem.format())
@@ -75,6 +76,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if report.errors else 0
+
+
+def _prepared(project: Project | None) -> list[Path]:
+    """What ``lessonkit prepare`` wrote into the site's docs (not lessons)."""
+    if project is None:
+        return []
+    from lessonkit.hosts.standalone.prepare import prepared_files
+
+    return [project.docs_dir / name for name in prepared_files(project.docs_dir)]
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
@@ -115,7 +125,9 @@ def cmd_strip(args: argparse.Namespace) -> int:
             f"lessonkit strip: no {CONFIG_NAME} here or above; name the notebooks", file=sys.stderr
         )
         return 2
-    notebooks = [f for p in paths for f in (lesson_files(p) if p.is_dir() else [p])]
+    made = {p.resolve() for p in _prepared(project)}  # the downloads prepare wrote: not lessons
+    found = [f for p in paths for f in (lesson_files(p) if p.is_dir() else [p])]
+    notebooks = [f for f in found if f.resolve() not in made]
     stripped = 0
     for notebook in (n for n in notebooks if n.suffix == ".ipynb"):
         try:

@@ -173,10 +173,12 @@ def check_files(
     display: Callable[[Path], str] = str,
     settings: Settings | None = None,
     markdown: MarkdownSetup | None = None,
+    generated: Iterable[Path] = (),
 ) -> Report:
-    """Check every Markdown file in ``paths`` (files or folders) against one site's context:
+    """Check every lesson in ``paths`` (files or folders) against one site's context:
     its options (``settings``) and what its Markdown extensions mean (``markdown``) as the
-    build knows them.
+    build knows them. Folders are searched without the ``generated`` files (what ``lessonkit
+    prepare`` wrote, e.g. a page's notebook download: not a lesson).
 
     The glossary file is validated once; its problems come first.
     """
@@ -194,7 +196,8 @@ def check_files(
         settings=settings or Settings(),
         markdown=markdown or MarkdownSetup(),
     )
-    files = markdown_files(paths)
+    made = {file.resolve() for file in generated}
+    files = [file for file in markdown_files(paths) if file.resolve() not in made]
     for file in files:
         path = os.path.relpath(file, docs_dir).replace(os.sep, "/") if docs_dir else file.name
         try:

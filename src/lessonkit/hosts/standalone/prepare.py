@@ -123,8 +123,8 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     """Run and convert every page of ``site``; write the site-level outputs into its docs."""
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
-    outcome.problems += notebook_lessons(site)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
+    outcome.problems += notebook_lessons(site, old)
     lessons = _read_all(site, _page_paths(docs, old), outcome)
     outcome.pages = len(lessons)
     engine = site.engine
@@ -159,17 +159,15 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     return outcome
 
 
-def notebook_lessons(site: Site) -> list[Problem]:
-    """An error for each notebook lesson in the docs: Zensical 0.0.57 makes pages of Markdown
-    files only (a nav entry ``x.ipynb`` links to the file, copied as it is), so the lesson
-    would be no page at all."""
-    found = [p for p in lesson_files(site.config.docs_dir) if p.suffix != ".md"]
+def notebook_lessons(site: Site, generated: Iterable[str]) -> list[Problem]:
+    """An error for each notebook lesson in the docs (not one of the ``generated`` downloads):
+    Zensical 0.0.57 makes pages of Markdown files only (a nav entry ``x.ipynb`` links to the
+    file, copied as it is), so the lesson would be no page at all."""
+    docs, made = site.config.docs_dir, set(generated)
+    found = (p.relative_to(docs).as_posix() for p in lesson_files(docs) if p.suffix != ".md")
     message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
     hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
-    return [
-        Problem(message, hint=hint, path=site.where(p.relative_to(site.config.docs_dir).as_posix()))
-        for p in found
-    ]
+    return [Problem(message, hint=hint, path=site.where(p)) for p in found if p not in made]
 
 
 def _page_paths(docs: Path, generated: Iterable[str]) -> list[str]:
