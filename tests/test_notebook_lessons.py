@@ -342,3 +342,22 @@ def test_the_notebooks_lessonkit_prepare_writes_are_not_lessons(
     assert main(["check"]) == 0
     assert "1 file," in capsys.readouterr().err
     assert main(["strip"]) == 0 and written.read_bytes() == before
+
+
+def test_lessons_are_markdown_files_and_notebooks_outside_hidden_folders(tmp_path: Path) -> None:
+    from lessonkit.notebooks.lesson import lesson_files
+
+    percent = jupytext.writes(nbformat.from_dict(notebook([markdown("# P")])), fmt="py:percent")
+    files = {
+        "a.md": "# A",
+        "b.ipynb": "{}",
+        "c.py": percent,
+        "helper.py": "import numpy\n",
+        ".ipynb_checkpoints/b-checkpoint.ipynb": "{}",
+        "part/d.md": "# D",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = [p.relative_to(tmp_path).as_posix() for p in lesson_files(tmp_path)]
+    assert found == ["a.md", "b.ipynb", "c.py", "part/d.md"]
