@@ -156,7 +156,7 @@ class Notebooks:
                 lesson, result(lesson), title=title, url=url, root=root
             )
 
-    def download(self, html: str, page: MkDocsPage, files: Files) -> str:
+    def download(self, html: str, page: MkDocsPage) -> str:
         """A notebook lesson's page ends with its download button (a Markdown page that asks
         for a notebook links to it in its own words)."""
         found = self._files.get(page.file.src_uri)

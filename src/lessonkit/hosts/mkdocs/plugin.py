@@ -139,7 +139,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
             html = resolve_links(html, get_relative_url(glossary.url, page.url))
         html, self.figures[page.file.src_uri] = figure_slots.cut(html)
-        return self.notebooks.download(html, page, files)
+        return self.notebooks.download(html, page)
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
