@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Origins:
     """Where each line of a page's text comes from in its source: ``(cell, line in cell)`` for
-    text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given)."""
+    text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given).
+    Cell 0 is the source file itself (a script's own lines: ``(0, line in the file)``)."""
 
     lines: tuple[tuple[int, int], ...]
 
@@ -63,7 +64,7 @@ class Origins:
             return f"line {within}:" if other == cell else f"cell {other}, line {within}:"
 
         details = _DETAIL_LINE.sub(detail, problem.details)
-        path = f"{problem.path}:cell {cell}"
+        path = f"{problem.path}:cell {cell}" if cell else problem.path
         return replace(problem, path=path, line=line or None, details=details)
 
 

@@ -45,7 +45,7 @@ import re
 import shlex
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +124,11 @@ def read_lesson(file: Path, path: str, where: str) -> Page:
         text = file.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise LessonError([Problem(f"cannot read the file: {error}", path=where)]) from None
-    made = convert(parse(text, where, percent=file.suffix == ".py"))
+    percent = file.suffix == ".py"
+    nb = parse(text, where, percent=percent)
+    made = convert(nb)
+    if percent and (starts := script_starts(text, nb)):
+        made = made.in_script(starts)  # a script's problems name its own lines
     return Page(made.text, path, where, file, origins=made.origins, notes=made.placed(where))
 
 
@@ -211,8 +215,43 @@ class Made:
     """Each with the cell it is in (its line is the cell's, or None for the whole cell)."""
 
     def placed(self, where: str) -> list[Problem]:
-        """:attr:`problems` in the notebook named ``where``: ``where:cell N``."""
-        return [problem.at(f"{where}:cell {cell}") for cell, problem in self.problems]
+        """:attr:`problems` in the notebook named ``where``: ``where:cell N`` (cell 0: at a
+        line of the file itself)."""
+        return [
+            problem.at(f"{where}:cell {cell}" if cell else where) for cell, problem in self.problems
+        ]
+
+    def in_script(self, starts: list[int]) -> Made:
+        """The same, each line placed in the percent script it was read from, whose cell ``n``
+        begins at file line ``starts[n - 1]`` (its marker, ``# %%``, is the line before)."""
+
+        def line(cell: int, within: int) -> int:
+            return starts[cell - 1] + within - 1 if within else max(starts[cell - 1] - 1, 1)
+
+        origins = Origins(tuple((0, line(c, n)) for c, n in self.origins.lines))
+        problems = [(0, replace(p, line=line(c, 0))) for c, p in self.problems]
+        return Made(self.text, origins, problems)
+
+
+_MARKER = re.compile(r"# %%(?:\s|$)")
+"""A jupytext percent cell marker: ``# %%``, ``# %% [markdown]``, ``# %% tags=[...]``."""
+
+
+def script_starts(text: str, nb: Mapping[str, Any]) -> list[int] | None:
+    """The file line each cell of ``nb`` begins at in the percent script ``text`` it was read
+    from (a header read as the front matter's raw cell begins at line 1); None when the cells
+    and the markers do not pair up (then problems name cells).
+
+    >>> script = "# ---\\n# title: T\\n# ---\\n\\n# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n"
+    >>> script_starts(script, {"cells": [{"cell_type": "raw"}, {}, {}]})
+    [1, 6, 9]
+    """
+    markers = [n for n, line in enumerate(text.split("\n"), 1) if _MARKER.match(line)]
+    cells = list(nb.get("cells", []))
+    header = bool(cells) and cells[0].get("cell_type") == "raw" and text.startswith("# ---")
+    if len(cells) != len(markers) + header:
+        return None
+    return [1] * header + [marker + 1 for marker in markers]
 
 
 def convert(nb: Mapping[str, Any]) -> Made:

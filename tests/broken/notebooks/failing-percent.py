@@ -24,4 +24,4 @@ total = 1
 print(totl)
 
 # %% [markdown]
-# <!-- expect: cell 4:1: NameError: name 'totl' is not defined -->
+# <!-- expect: 24: NameError: name 'totl' is not defined -->
