@@ -275,18 +275,21 @@ def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_p
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
     """Zensical 0.0.57 copies an .ipynb as a file (its nav entry links to the raw file): the
-    step before its build fails, naming the notebook, instead of a site without the lesson."""
+    step before its build fails, naming the notebook, and so does its build, instead of making
+    a site without the lesson."""
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("---\ntitle: H\ndescription: H.\n---\n# H\n")
     lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
     (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
     (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
     monkeypatch.chdir(tmp_path)
+    refused = "docs/n.ipynb: error: a notebook lesson is no page under Zensical"
     assert main(["prepare"]) == 1
-    assert "docs/n.ipynb: error: a notebook lesson is no page under Zensical" in (
-        capsys.readouterr().err
-    )
+    assert refused in capsys.readouterr().err
     assert not (tmp_path / "docs" / ".lessonkit-prepared.json").exists()
+    build = [sys.executable, "-m", "zensical", "build", "--clean", "--strict"]
+    done = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0 and refused in done.stdout + done.stderr
 
 
 def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_path: Path) -> None:

@@ -72,12 +72,25 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         message = "the docs folder is not watched: a page would keep a stale result"
         hint = f"add {docs} to watch: in mkdocs.yml (lessonkit prepare notes each new result there)"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
+    problems += notebook_lessons(config)
     if prepared and not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
         hint = "run `lessonkit prepare` before the build: it writes the glossary page, notebooks "
         hint += "and lessonkit's CSS and JS into the docs folder"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     return problems
+
+
+def notebook_lessons(config: SiteConfig) -> list[Problem]:
+    """An error for each notebook lesson in the docs (not a download this step wrote): Zensical
+    0.0.57 makes pages of Markdown files only (a nav entry ``x.ipynb`` links to the file, copied
+    as it is), so the lesson would be no page at all."""
+    docs, made = config.docs_dir, set(prepared_files(config.docs_dir))
+    found = (p.relative_to(docs).as_posix() for p in lesson_files(docs) if p.suffix != ".md")
+    message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
+    hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
+    where = [os.path.relpath(docs / p, config.root) for p in found if p not in made]
+    return [Problem(message, hint=hint, path=path) for path in where]
 
 
 def _watched(config: SiteConfig) -> bool:
@@ -124,7 +137,6 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
-    outcome.problems += notebook_lessons(site, old)
     lessons = _read_all(site, _page_paths(docs, old), outcome)
     outcome.pages = len(lessons)
     engine = site.engine
@@ -157,17 +169,6 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
         site.close(prune=True)
     return outcome
-
-
-def notebook_lessons(site: Site, generated: Iterable[str]) -> list[Problem]:
-    """An error for each notebook lesson in the docs (not one of the ``generated`` downloads):
-    Zensical 0.0.57 makes pages of Markdown files only (a nav entry ``x.ipynb`` links to the
-    file, copied as it is), so the lesson would be no page at all."""
-    docs, made = site.config.docs_dir, set(generated)
-    found = (p.relative_to(docs).as_posix() for p in lesson_files(docs) if p.suffix != ".md")
-    message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
-    hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
-    return [Problem(message, hint=hint, path=site.where(p)) for p in found if p not in made]
 
 
 def _page_paths(docs: Path, generated: Iterable[str]) -> list[str]:
