@@ -1072,6 +1072,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="measure the host instead: floor and lessonkit cold/warm under MkDocs and Zensical",
     )
+    parser.add_argument(
+        "--notebooks", action="store_true", help="measure notebook lessons against Markdown ones"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     parser.add_argument("--keep", type=Path, help="build in this folder and keep it")
     parser.add_argument(
@@ -1134,6 +1137,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.hosts:
         return main_hosts(args)
+    if args.notebooks:
+        return main_notebooks(args, progress)
     with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
         folder = args.keep or Path(temporary)
         snapshot(folder)
@@ -1225,6 +1230,98 @@ def docs_section(out: list[str], results: list[Measured]) -> str:
         "size is shown beside the floor's own growth, which says whose a miss is.\n\n"
         f"Latest run ({date.today().isoformat()}; {out[0]}):\n\n" + "\n\n".join(out[1:]) + "\n"
     )
+
+
+# --- notebook lessons (--notebooks) -------------------------------------------------------
+
+NOTEBOOKS_SECTION = "## Build speed of notebook lessons"
+TO_NOTEBOOKS = """\
+import sys
+from pathlib import Path
+from lessonkit.notebooks.twin import markdown_notebook
+from lessonkit.notebooks.writer import notebook_bytes
+for page in sorted(Path(sys.argv[1]).glob("page-*.md")):
+    notebook = markdown_notebook(page.read_text(), page.name)
+    page.with_suffix(".ipynb").write_bytes(notebook_bytes(notebook))
+    page.unlink()
+"""
+"""Each synthetic page as its notebook twin (``lessonkit notebook``), run with the snapshot."""
+
+
+@dataclass
+class NotebookSite(Site):
+    """The lessonkit flavour of the synthetic site, every page an ``.ipynb`` twin."""
+
+    def write(self) -> None:
+        super().write()
+        subprocess.run([sys.executable, "-c", TO_NOTEBOOKS, str(self.docs)], env=ENV, check=True)
+        config = self.root / "mkdocs.yml"
+        config.write_text(re.sub(r"(page-\d+)\.md", r"\1.ipynb", config.read_text()))
+
+
+def measure_notebooks(
+    pages: int, runs: int, turns: int, folder: Path, progress: Callable[[str], None]
+) -> dict[str, list[float]]:
+    """Markdown and notebook lessons, cold then ``turns`` times warm, interleaved: scenario ->
+    seconds, and ``<scenario> x`` -> the notebook build over the Markdown build next to it."""
+    sites = {
+        "markdown": Site(folder / "markdown", "lessonkit", pages),
+        "notebook": NotebookSite(folder / "notebook", "lessonkit", pages),
+    }
+    for site in sites.values():
+        site.write()
+    found: dict[str, list[float]] = {}
+    for run in range(runs):
+        progress(f"{pages} pages, notebooks: run {run + 1} of {runs}")
+        for scenario in ["cold"] + ["warm"] * turns:
+            seconds = {}
+            for kind, site in sites.items():
+                if scenario == "cold":
+                    shutil.rmtree(site.root / ".lessonkit", ignore_errors=True)
+                seconds[kind] = site.build()
+                if pages_ran(LOG[0]) != (pages if scenario == "cold" else 0):
+                    raise SystemExit(f"the {kind} {scenario} build ran {pages_ran(LOG[0])} pages")
+                found.setdefault(f"{kind} {scenario}", []).append(seconds[kind])
+            found.setdefault(f"{scenario} x", []).append(seconds["notebook"] / seconds["markdown"])
+    return found
+
+
+def notebooks_table(pages: int, runs: int, found: dict[str, list[float]]) -> str:
+    lines = [
+        f"| {pages} pages, {runs} runs | Markdown (s) | notebooks (s) | notebooks x Markdown |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for scenario in ("cold", "warm"):
+        median = {k: statistics.median(found[f"{k} {scenario}"]) for k in ("markdown", "notebook")}
+        ratio = statistics.median(found[f"{scenario} x"])
+        row = f"| lessonkit, {scenario} | {median['markdown']:.2f} | {median['notebook']:.2f} |"
+        lines.append(f"{row} {ratio:.2f} |")
+    return "\n".join(lines)
+
+
+def main_notebooks(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+    """``--notebooks``: the synthetic site's pages as Markdown and as notebook lessons."""
+    with tempfile.TemporaryDirectory(prefix="lessonkit-bench-notebooks-") as temporary:
+        folder = args.keep or Path(temporary)
+        snapshot(folder)
+        out = [f"Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores, {args.runs} runs"]
+        print(out[0] + "\n", flush=True)
+        for pages in sorted(args.pages):
+            found = measure_notebooks(pages, args.runs, args.turns, folder / f"{pages}", progress)
+            out.append(notebooks_table(pages, args.runs, found))
+            print(out[-1], end="\n\n", flush=True)
+    if args.write_docs:
+        section = (
+            f"{NOTEBOOKS_SECTION}\n\n`scripts/benchmark.py --notebooks` builds the synthetic "
+            "site with lessonkit twice, its pages as Markdown lessons and as their notebook twins "
+            "(`lessonkit notebook`), cold and warm, each notebook build next to its Markdown "
+            f"one.\n\nLatest run ({date.today().isoformat()}; {out[0]}):\n\n"
+            + "\n\n".join(out[1:])
+            + "\n"
+        )
+        write_section(DOCS_PAGE, NOTEBOOKS_SECTION, section)
+        print(f"wrote the {NOTEBOOKS_SECTION[3:]!r} section of {DOCS_PAGE.relative_to(ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":

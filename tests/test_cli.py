@@ -17,6 +17,7 @@ import yaml
 from lessonkit.checks.recipe import Context, check_text
 from lessonkit.cli import main
 from lessonkit.core.project import load_config
+from lessonkit.notebooks.lesson import lesson_files
 from lessonkit.scaffold import ScaffoldError, add_to_nav
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,14 +72,14 @@ def test_check_finds_broken_quizzes_at_their_line(case: Path, capsys) -> None:
 def test_check_reads_every_broken_lesson_without_crashing(capsys) -> None:
     code, output = run(["check", "tests/broken"], ROOT, capsys)
     assert code == 1
-    cases = [p for p in BROKEN.glob("*.md")]
+    cases = [*BROKEN.glob("*.md"), *(BROKEN / "notebooks").iterdir()]  # notebook lessons too
     assert f"lessonkit check: {len(cases)} files" in output
 
 
 def test_check_passes_on_the_real_docs(capsys) -> None:
     code, output = run(["check"], ROOT, capsys)
     assert code == 0, output
-    pages = len(list((ROOT / "docs").rglob("*.md")))
+    pages = len(lesson_files(ROOT / "docs"))  # Markdown and notebook lessons
     assert f"lessonkit check: {pages} files, 0 error(s)" in output
 
 

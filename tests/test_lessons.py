@@ -5,26 +5,25 @@ from pathlib import Path
 import pytest
 
 from lessonkit.core.problems import LessonError
-from lessonkit.core.source import split_front_matter
 from lessonkit.execute.filewatch import FileWatch
-from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
+from lessonkit.notebooks.lesson import lesson_files, read_lesson
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-PAGES = sorted(DOCS.rglob("*.md"))
+PAGES = lesson_files(DOCS)
+"""Markdown lessons and notebook lessons (read as the Markdown they stand for)."""
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_lesson_code_and_doctests_pass(page: Path, tmp_path: Path, monkeypatch) -> None:
-    text = page.read_text(encoding="utf-8")
-    body, _, offset = split_front_matter(text)
     display = str(page.relative_to(DOCS.parent))
     try:
-        program = parse_program(body, offset, str(page.relative_to(DOCS)))
+        lesson = read_lesson(page, page.relative_to(DOCS).as_posix(), display)
+        program = lesson.program
     except LessonError as error:
-        pytest.fail(str(LessonError(p.at(display) for p in error.problems)))
+        pytest.fail(str(error))
     monkeypatch.chdir(tmp_path)
     result = run_program(
-        program, display, source_text=text, page_dir=page.parent, watch=FileWatch([], [DOCS])
+        program, display, source_text=lesson.text, page_dir=page.parent, watch=FileWatch([], [DOCS])
     )
-    assert result.ok, str(LessonError(result.problems))
+    assert result.ok, str(LessonError(lesson.locate(p) for p in result.problems))

@@ -1,5 +1,7 @@
 """The ``lessonkit`` command: ``init`` makes a site, ``new`` a lesson, ``check`` checks lessons,
-``prepare`` writes what a host without plugins (Zensical) needs before it builds.
+``prepare`` writes what a host without plugins (Zensical) needs before it builds, ``strip``
+removes the outputs stored in notebook lessons, ``notebook`` writes a Markdown lesson's
+notebook twin.
 
 Each finds the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
 ``check`` prints each problem as ``file:line: error: message`` with a hint, then a summary, and
@@ -66,6 +68,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         display=_display,
         settings=project.settings if project else None,
         markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
+        generated=_prepared(project),
     )
     for problem in report.problems:
         print(problem.format())
@@ -77,6 +80,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if report.errors else 0
+
+
+def _prepared(project: Project | None) -> list[Path]:
+    """What ``lessonkit prepare`` wrote into the site's docs (not lessons)."""
+    if project is None:
+        return []
+    from lessonkit.hosts.standalone.prepare import prepared_files
+
+    return [project.docs_dir / name for name in prepared_files(project.docs_dir)]
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
@@ -104,6 +116,53 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if outcome.errors or (args.strict and outcome.warnings) else 0
+
+
+def cmd_strip(args: argparse.Namespace) -> int:
+    """Remove the outputs stored in notebook lessons (the build never shows them)."""
+    from lessonkit.notebooks.lesson import lesson_files
+    from lessonkit.notebooks.twin import strip_outputs
+
+    project = _project(args.config_file)
+    paths = [Path(p) for p in args.paths] or ([project.docs_dir] if project else [])
+    if not paths:
+        print(
+            f"lessonkit strip: no {CONFIG_NAME} here or above; name the notebooks", file=sys.stderr
+        )
+        return 2
+    made = {p.resolve() for p in _prepared(project)}  # the downloads prepare wrote: not lessons
+    found = [f for p in paths for f in (lesson_files(p) if p.is_dir() else [p])]
+    notebooks = [f for f in found if f.resolve() not in made]
+    stripped = 0
+    for notebook in (n for n in notebooks if n.suffix == ".ipynb"):
+        try:
+            changed = strip_outputs(notebook)
+        except (OSError, ValueError) as error:
+            print(f"{_display(notebook)}: error: cannot strip it: {error}", file=sys.stderr)
+            return 1
+        if changed:
+            stripped += 1
+            print(f"stripped {_display(notebook)}")
+    print(f"lessonkit strip: {stripped} notebook(s) changed", file=sys.stderr)
+    return 0
+
+
+def cmd_notebook(args: argparse.Namespace) -> int:
+    """Write the notebook twin of a Markdown lesson."""
+    from lessonkit.notebooks.twin import markdown_notebook
+    from lessonkit.notebooks.writer import notebook_bytes
+
+    source = Path(args.lesson)
+    target = Path(args.output) if args.output else source.with_suffix(".ipynb")
+    if target.exists() and not args.force:
+        print(
+            f"lessonkit notebook: {_display(target)} exists (--force replaces it)", file=sys.stderr
+        )
+        return 1
+    notebook = markdown_notebook(source.read_text(encoding="utf-8-sig"), _display(source))
+    target.write_bytes(notebook_bytes(notebook))
+    print(f"Wrote {_display(target)}; remove {_display(source)} if it takes its place in docs/")
+    return 0
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -156,7 +215,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line: ``lessonkit {init,new,check,prepare}``."""
+    """The command line: ``lessonkit {init,new,check,prepare,strip,notebook}``."""
     main_parser = argparse.ArgumentParser(
         prog="lessonkit", description="Write and check lessons for a lessonkit site."
     )
@@ -191,6 +250,20 @@ def parser() -> argparse.ArgumentParser:
     )
     prepare.add_argument("--strict", action="store_true", help="fail on warnings too")
     prepare.set_defaults(run=cmd_prepare)
+
+    strip = commands.add_parser(
+        "strip", help="remove the outputs stored in notebook lessons (the build never shows them)"
+    )
+    strip.add_argument("paths", nargs="*", help="notebooks or folders (default: the docs folder)")
+    strip.set_defaults(run=cmd_strip)
+
+    notebook = commands.add_parser(
+        "notebook", help="write the notebook (.ipynb) twin of a Markdown lesson"
+    )
+    notebook.add_argument("lesson", help="the Markdown lesson, e.g. docs/embeddings.md")
+    notebook.add_argument("-o", "--output", help="where to write it (default: beside it, .ipynb)")
+    notebook.add_argument("--force", action="store_true", help="replace an existing notebook")
+    notebook.set_defaults(run=cmd_notebook)
     return main_parser
 
 

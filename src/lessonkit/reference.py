@@ -16,6 +16,7 @@ from __future__ import annotations
 from lessonkit.checks.frontmatter import KNOWN_KEYS
 from lessonkit.core.settings import OPTIONS
 from lessonkit.execute.program import EXEC_OPTIONS
+from lessonkit.notebooks.lesson import JUPYTER_METADATA, REFUSED_TAGS, TAGS
 from lessonkit.quiz.check import TYPES
 
 FRONT_MATTER = {
@@ -74,4 +75,27 @@ def block_options() -> str:
             "are right)",
         )
     )
+    return "\n".join(rows)
+
+
+def notebook_cells() -> str:
+    """What a notebook lesson's cell tags and metadata mean (the tables the reader uses).
+
+    >>> print(notebook_cells().splitlines()[2])
+    | tag `hide-input` | the code is not shown, its output is (`source="hide"`) |
+    """
+    rows = [_row("in a code cell", "what it does"), _row("---", "---")]
+    for tag, (_, help) in TAGS.items():
+        rows.append(_row(f"tag `{tag}`", help))
+    for name, options in JUPYTER_METADATA.items():
+        written = " ".join(f'{k}="{v}"' for k, v in options.items())
+        rows.append(
+            _row(f"metadata `jupyter.{name}: true`", f"`{written}` (JupyterLab's collapse)")
+        )
+    rows.append(
+        _row("metadata `lessonkit: {alt: ..., title: ...}`", "any block option above, by name")
+    )
+    for tag, instead in REFUSED_TAGS.items():
+        rows.append(_row(f"tag `{tag}`", f"an error: {instead}"))
+    rows.append(_row("any other tag or metadata key", "an error (editors' own keys are ignored)"))
     return "\n".join(rows)

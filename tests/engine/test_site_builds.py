@@ -143,13 +143,13 @@ def _notebook_failure(site: Path, mkdocs_build) -> str:
 
 
 def test_a_notebook_may_not_replace_a_file_in_the_docs(tmp_path: Path, mkdocs_build) -> None:
+    """A notebook in the docs is a lesson of its own (CONTRIBUTING: lessons as notebooks): with
+    a Markdown lesson of the same name, the two would be one page."""
     pages = {"index.md": "# Home\n", "lesson.md": NOTEBOOK_PAGE, "lesson.ipynb": "{}"}
     stderr = _notebook_failure(_write(tmp_path, pages), mkdocs_build)
-    expected = (
-        "docs/lesson.md:3: error: the front matter asks for a notebook, but docs/lesson.ipynb"
-    )
+    expected = "docs/lesson.ipynb: error: lesson.ipynb and lesson.md would both be the page lesson/"
     assert expected in stderr, stderr
-    assert "hint: rename lesson.ipynb, or drop notebook: true" in stderr
+    assert "hint: keep one of them in the docs" in stderr
 
 
 def test_a_notebook_page_may_not_read_data_files(tmp_path: Path, mkdocs_build) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
-from lessonkit.core.source import key_line
+from lessonkit.core.source import key_line, split_source
 from lessonkit.notebooks.checks import notebook_problems
 from lessonkit.resources.cards import check_resources
 
@@ -128,7 +128,16 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
 
 
 def _repeated_keys(text: str) -> list[Problem]:
-    """A problem for each top-level key written twice in the front matter of ``text``."""
+    """A problem for each top-level key written twice in the front matter of ``text`` (none
+    without front matter: a page's code may say ``else:`` twice).
+
+    >>> [p.line for p in _repeated_keys("---\\nt: 1\\nt: 2\\n---\\n")]
+    [3]
+    >>> _repeated_keys("else:\\nelse:\\n")
+    []
+    """
+    if split_source(text).front_matter is None:
+        return []
     seen: dict[str, int] = {}
     problems = []
     for number, line in enumerate(text.split("\n")[1:], 2):

@@ -38,6 +38,7 @@ from lessonkit.execute.program import Program
 from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.site import read_glossary
 from lessonkit.glossary.terms import Glossary
+from lessonkit.notebooks.lesson import lesson_files, read_lesson
 
 
 @dataclass
@@ -65,7 +66,7 @@ class Context:
     def pages(self) -> list[Path]:
         """Every Markdown page of the site (for "did you mean" hints), listed once."""
         if self.known_pages is None:
-            found = sorted(self.docs_dir.rglob("*.md")) if self.docs_dir else []
+            found = lesson_files(self.docs_dir) if self.docs_dir else []
             virtual = [self.docs_dir / p for p in sorted(self.virtual_pages) if self.docs_dir]
             self.known_pages = found + virtual
         return self.known_pages
@@ -93,13 +94,14 @@ def check_page(page: Page, context: Context) -> list[Problem]:
     everything compiles), ``///`` block lines, quizzes, glossary marks, and links to other pages
     and their anchors (when the page has a file).
     """
+    notes = list(page.notes)  # what reading its source found (a notebook's cells)
     try:
         meta = page.meta
     except LessonError as error:
-        return error.problems
+        return notes + error.problems
     extra = context.settings.front_matter_keys
     found = front_matter_problems(meta, page.text, page.body, extra)
-    problems = page.place_all(found, body=False)
+    problems = notes + page.place_all(found, body=False)
     try:
         if not context.ran(page.program):
             problems += page.place_all(compile_problems(page.program), body=False)
@@ -112,7 +114,13 @@ def check_page(page: Page, context: Context) -> list[Problem]:
     if page.file is not None:
         found = link_problems(page.body, page.offset, page.file, context, page.text)
         problems += page.place_all(found, body=False)
-    return sorted(problems, key=lambda p: (p.line or 0, p.message))
+    return sorted(problems, key=_order)
+
+
+def _order(problem: Problem) -> tuple[int, int, str]:
+    """By cell (a notebook's: ``docs/a.ipynb:cell 4``), then line, then message."""
+    _, _, cell = problem.path.rpartition(":cell ")
+    return int(cell) if cell.isdigit() else 0, problem.line or 0, problem.message
 
 
 def check_text(
@@ -146,11 +154,12 @@ class Report:
 
 
 def markdown_files(paths: Iterable[Path]) -> list[Path]:
-    """The ``.md`` files among ``paths``, folders searched recursively, each once, in order."""
+    """The lessons among ``paths`` (``.md`` files and notebooks), folders searched recursively,
+    each once, in order."""
     found: dict[Path, None] = {}
     for path in paths:
         if path.is_dir():
-            found.update(dict.fromkeys(sorted(path.rglob("*.md"))))
+            found.update(dict.fromkeys(lesson_files(path)))
         else:
             found[path] = None
     return list(found)
@@ -164,10 +173,12 @@ def check_files(
     display: Callable[[Path], str] = str,
     settings: Settings | None = None,
     markdown: MarkdownSetup | None = None,
+    generated: Iterable[Path] = (),
 ) -> Report:
-    """Check every Markdown file in ``paths`` (files or folders) against one site's context:
+    """Check every lesson in ``paths`` (files or folders) against one site's context:
     its options (``settings``) and what its Markdown extensions mean (``markdown``) as the
-    build knows them.
+    build knows them. Folders are searched without the ``generated`` files (what ``lessonkit
+    prepare`` wrote, e.g. a page's notebook download: not a lesson).
 
     The glossary file is validated once; its problems come first.
     """
@@ -185,11 +196,12 @@ def check_files(
         settings=settings or Settings(),
         markdown=markdown or MarkdownSetup(),
     )
-    files = markdown_files(paths)
+    made = {file.resolve() for file in generated}
+    files = [file for file in markdown_files(paths) if file.resolve() not in made]
     for file in files:
         path = os.path.relpath(file, docs_dir).replace(os.sep, "/") if docs_dir else file.name
         try:
-            page = Page.read(file, path, display(file))
+            page = read_lesson(file, path, display(file))
         except LessonError as error:
             problems += error.problems
             continue

@@ -9,11 +9,25 @@
 Line numbers: a feature that checks the *body* reports body lines and places them with
 :meth:`Page.place` (which adds the front matter's lines); one that checks the whole *text*
 (front matter keys) reports file lines already.
+
+A page made from another source (a notebook: :mod:`lessonkit.notebooks.lesson`) carries its
+:class:`Origins`, and :meth:`Page.place` (:meth:`Page.locate` for what the engine placed) names
+the source's cell and line instead of a line of the Markdown made from it:
+
+>>> made = Page.from_text("# T\\n\\n```python exec\\n1 / 0\\n```\\n", "n.ipynb", "docs/n.ipynb")
+>>> made.origins = Origins(((1, 1), (1, 0), (2, 0), (2, 1), (2, 0)))
+>>> failed = Problem("ZeroDivisionError", 4, details="line 4: 1 / 0").at("docs/n.ipynb")
+>>> print(made.locate(failed).format())
+docs/n.ipynb:cell 2:1: error: ZeroDivisionError
+  line 1: 1 / 0
+>>> made.place(Problem("bad fence", 3)).format()
+'docs/n.ipynb:cell 2: error: bad fence'
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -25,6 +39,37 @@ from lessonkit.core.source import normalized, read_front_matter, split_source
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
+
+
+@dataclass(frozen=True)
+class Origins:
+    """Where each line of a page's text comes from in its source: ``(cell, line in cell)`` for
+    text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given).
+    Cell 0 is the source file itself (a script's own lines: ``(0, line in the file)``)."""
+
+    lines: tuple[tuple[int, int], ...]
+
+    def locate(self, problem: Problem) -> Problem:
+        """``problem`` (at a line of the page's text) at its cell and line in the source; the
+        ``line N:`` its details quote is the cell's line too (or ``cell C, line N:`` elsewhere)."""
+        if problem.line is None or not 0 < problem.line <= len(self.lines):
+            return problem
+        cell, line = self.lines[problem.line - 1]
+
+        def detail(match: re.Match[str]) -> str:
+            number = int(match[1])
+            if not 0 < number <= len(self.lines):
+                return match[0]
+            other, within = self.lines[number - 1]
+            return f"line {within}:" if other == cell else f"cell {other}, line {within}:"
+
+        details = _DETAIL_LINE.sub(detail, problem.details)
+        path = f"{problem.path}:cell {cell}" if cell else problem.path
+        return replace(problem, path=path, line=line or None, details=details)
+
+
+_DETAIL_LINE = re.compile(r"^line (\d+):", re.M)
+"""How a problem's details quote a line of the page (a traceback's frames, a syntax error)."""
 
 
 @dataclass
@@ -39,6 +84,11 @@ class Page:
     """The page's file as messages name it (e.g. ``docs/building-blocks/a.md``)."""
     file: Path | None = None
     """The file on disk, when there is one (relative links are checked against it)."""
+    origins: Origins | None = None
+    """For a page made from a notebook: where each line of :attr:`text` comes from."""
+    notes: list[Problem] = field(default_factory=list)
+    """What reading the source found (a notebook's stored outputs, cell tags): checked with the
+    page's own problems (:func:`lessonkit.checks.recipe.check_page`)."""
     body: str = field(init=False)
     """The Markdown after the front matter."""
     offset: int = field(init=False)
@@ -125,9 +175,18 @@ class Page:
         >>> page.place(Problem("bad quiz", near="Why *this*?")).format()
         'a.md:4: error: bad quiz'
         """
+        if self.origins and problem.path.startswith(f"{self.where}:cell "):
+            return problem  # placed already
         if problem.line is None and problem.near:
-            return replace(problem.at(self.where), line=self.line_of(problem.near))
-        return problem.at(self.where, self.offset if body else 0)
+            return self.locate(replace(problem.at(self.where), line=self.line_of(problem.near)))
+        return self.locate(problem.at(self.where, self.offset if body else 0))
+
+    def locate(self, problem: Problem) -> Problem:
+        """``problem``, placed at a line of :attr:`text` (as the engine places a run's problems),
+        in the source's own terms: unchanged, except on a page made from a notebook."""
+        if self.origins is None or problem.path != self.where:
+            return problem
+        return self.origins.locate(problem)
 
     def line_of(self, text: str) -> int | None:
         """The file line of the first body line that holds ``text`` (as written, or with the

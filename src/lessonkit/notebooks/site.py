@@ -14,7 +14,9 @@ docs/a/b.md:3: error: the front matter asks for a notebook, but docs/a/b.ipynb a
 
 from __future__ import annotations
 
+import html
 import os
+import posixpath
 from pathlib import Path, PurePosixPath
 
 from lessonkit.core.page import Page
@@ -25,7 +27,10 @@ from lessonkit.notebooks.writer import notebook_bytes, page_notebook
 
 
 def wants_notebook(page: Page) -> bool:
-    """Whether the page's front matter says ``notebook: true`` (read only when it may)."""
+    """Whether the page is a notebook lesson, or its front matter says ``notebook: true`` (read
+    only when it may)."""
+    if page.origins is not None:
+        return True
     if not page.front_matter or "notebook" not in page.front_matter:
         return False  # most pages: no YAML read here (build speed)
     try:
@@ -35,8 +40,26 @@ def wants_notebook(page: Page) -> bool:
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes: beside the page, in the docs folder's terms."""
-    return page.path.removesuffix(".md") + ".ipynb"
+    """Where the notebook goes: beside the page, in the docs folder's terms (a notebook
+    lesson's own path: the reader downloads it as the build ran it).
+
+    >>> notebook_path(Page.from_text("", "a/b.py")), notebook_path(Page.from_text("", "b.ipynb"))
+    ('a/b.ipynb', 'b.ipynb')
+    """
+    return posixpath.splitext(page.path)[0] + ".ipynb"
+
+
+def download_html(href: str, name: str) -> str:
+    """The download button a notebook lesson's page ends with, as a Markdown page writes it
+    (``[...](x.ipynb){ .md-button download="x.ipynb" }``).
+
+    >>> download_html("../b.ipynb", "b.ipynb")
+    '<p><a class="md-button" download="b.ipynb" href="../b.ipynb">Download this lesson as a \
+notebook (.ipynb)</a></p>'
+    """
+    href, name = html.escape(href), html.escape(name)
+    link = "Download this lesson as a notebook (.ipynb)"
+    return f'<p><a class="md-button" download="{name}" href="{href}">{link}</a></p>'
 
 
 def clash(page: Page) -> Problem:

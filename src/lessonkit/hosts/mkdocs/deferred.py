@@ -28,6 +28,7 @@ class _Waiting:
     markdown: str
     program: Program
     future: Future[PageResult]
+    locate: Callable[[Problem], Problem]
 
 
 class Deferred:
@@ -36,8 +37,17 @@ class Deferred:
     def __init__(self) -> None:
         self._waiting: list[_Waiting] = []
 
-    def add(self, page: Page, markdown: str, program: Program, future: Future[PageResult]) -> None:
-        self._waiting.append(_Waiting(page, markdown, program, future))
+    def add(
+        self,
+        page: Page,
+        markdown: str,
+        program: Program,
+        future: Future[PageResult],
+        locate: Callable[[Problem], Problem],
+    ) -> None:
+        """Convert ``page`` once ``future`` is done; ``locate`` places its run's problems in
+        the page's source (:meth:`lessonkit.core.page.Page.locate`)."""
+        self._waiting.append(_Waiting(page, markdown, program, future, locate))
 
     def convert(
         self,
@@ -53,7 +63,7 @@ class Deferred:
         problems: list[Problem] = []
         for item in waiting:
             result = item.future.result()
-            problems += result.problems if not result.ok else []
+            problems += [item.locate(p) for p in result.problems] if not result.ok else []
             if problems:
                 continue  # the build fails: only collect the other pages' problems
             prepare(item.markdown, item.program, result)

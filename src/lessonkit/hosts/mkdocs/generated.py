@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import unescape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
@@ -22,8 +22,15 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
+from lessonkit.hosts.mkdocs.notebook_pages import download_uri
 from lessonkit.hosts.standalone.manifest import prepared_files
-from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
+from lessonkit.notebooks.site import (
+    clash,
+    download_html,
+    notebook_path,
+    page_notebook_bytes,
+    wants_notebook,
+)
 from lessonkit.path import (
     PRINT_PAGE,
     nav_order,
@@ -124,9 +131,14 @@ class Notebooks:
         """Reserve the page's notebook file (empty until :meth:`write`), if it wants one."""
         if not wants_notebook(lesson):
             return
-        if files.get_file_from_path(notebook_path(lesson)):
+        name = notebook_path(lesson)
+        if name == lesson.path:  # a notebook lesson: its download has the page's own name
+            notebook = File.generated(config, download_uri(name), content=b"")
+            notebook.dest_uri = name
+        elif files.get_file_from_path(name):
             raise LessonError([clash(lesson)])
-        notebook = File.generated(config, notebook_path(lesson), content=b"")
+        else:
+            notebook = File.generated(config, name, content=b"")
         self._files[lesson.path] = (lesson, notebook)
         files.append(notebook)
 
@@ -143,6 +155,15 @@ class Notebooks:
             notebook.content_bytes = page_notebook_bytes(
                 lesson, result(lesson), title=title, url=url, root=root
             )
+
+    def download(self, html: str, page: MkDocsPage) -> str:
+        """A notebook lesson's page ends with its download button (a Markdown page that asks
+        for a notebook links to it in its own words)."""
+        found = self._files.get(page.file.src_uri)
+        if not found or found[0].origins is None:
+            return html
+        url = get_relative_url(found[1].url, page.url)
+        return html + download_html(url, PurePosixPath(found[1].dest_uri).name)
 
 
 def place_after_content(output: str, content: str, html: str, page: MkDocsPage) -> str:

@@ -37,7 +37,10 @@ from lessonkit.hosts.mkdocs.generated import (
     finish_path,
     remove_prepared,
 )
+from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile as Notebook
+from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
+from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path import PRINT_PAGE
 from lessonkit.path.printpage import HOME, home_link
 
@@ -77,8 +80,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here again
         add_assets(files, config, self.settings.assets_dir.strip("/"))
+        with reported():
+            adopt_notebooks(files, self._where)  # notebook lessons become pages
         for file in files.documentation_pages():
-            if file.abs_src_path and file.src_uri.endswith(".md"):
+            if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, Notebook)):
                 with reported():
                     self._read(file, files, config)
         meta = {src_uri: lesson.valid_meta for src_uri, lesson in self.lessons.items()}
@@ -107,6 +112,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             report(check_page(lesson, self.context))
         return page
 
+    def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        lesson = self.lessons.get(page.file.src_uri)  # a notebook: the Markdown it stands for
+        return lesson.text if lesson and lesson.origins else None
+
     @event_priority(-100)  # last: what the other plugins hand on is what runs and renders
     def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig, **_) -> str:
         if not (lesson := self.lessons.get(page.file.src_uri)):
@@ -121,7 +130,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             program, text = lesson.program_of(markdown)
         future = self.engine.submit(program, lesson.where, text)
         if not future.done() or not future.result().ok:  # converted in on_env, once it is done
-            self.deferred.add(page, final, program, future)
+            self.deferred.add(page, final, program, future, lesson.locate)
             return ""
         self.execute.prepare(final, program, future.result())
         return final
@@ -130,7 +139,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
             html = resolve_links(html, get_relative_url(glossary.url, page.url))
         html, self.figures[page.file.src_uri] = figure_slots.cut(html)
-        return html
+        return self.notebooks.download(html, page)
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -164,7 +173,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now, so pages run while others render."""
-        lesson = Lesson.read(Path(file.abs_src_path or ""), file.src_uri, self._where(file))
+        lesson = read_lesson(Path(file.abs_src_path or ""), file.src_uri, self._where(file))
         self.lessons[file.src_uri] = lesson
         with suppress(LessonError):  # wrong block options: reported by the page's checks
             if self.engine and lesson.program.steps:

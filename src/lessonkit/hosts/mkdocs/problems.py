@@ -49,7 +49,10 @@ def reported_while_rendering(page: Page, lesson: Lesson) -> None:
         try:
             render(config, files)
         except LessonError as error:
-            found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
+            found = [
+                lesson.place(p) if p.path == "<markdown>" else lesson.locate(p)
+                for p in error.problems
+            ]
             raise PluginError(str(LessonError(found))) from None
 
     placed.lessonkit = True  # type: ignore[attr-defined]

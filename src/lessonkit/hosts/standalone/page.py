@@ -131,7 +131,10 @@ class LessonPage(Extension):
                     html = made_html(lesson.body)
                 return self._finish(md, html)
             except LessonError as error:  # found while converting: placed in the lesson's file
-                found = [lesson.place(p) if p.path == "<markdown>" else p for p in error.problems]
+                found = [
+                    lesson.place(p) if p.path == "<markdown>" else lesson.locate(p)
+                    for p in error.problems
+                ]
                 raise LessonError(found) from None
 
         md.convert = converted  # type: ignore[method-assign]

@@ -58,6 +58,7 @@ from lessonkit.hosts.standalone.records import (
     result_digest,
 )
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
+from lessonkit.notebooks.lesson import lesson_files
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.path import (
     PRINT_PAGE,
@@ -88,12 +89,25 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         message = "the docs folder is not watched: a page would keep a stale result"
         hint = f"add {docs} to watch: in mkdocs.yml (lessonkit prepare notes each new result there)"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
+    problems += notebook_lessons(config)
     if prepared and not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
         hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
         hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     return problems
+
+
+def notebook_lessons(config: SiteConfig) -> list[Problem]:
+    """An error for each notebook lesson in the docs (not a download this step wrote): Zensical
+    0.0.57 makes pages of Markdown files only (a nav entry ``x.ipynb`` links to the file, copied
+    as it is), so the lesson would be no page at all."""
+    docs, made = config.docs_dir, set(prepared_files(config.docs_dir))
+    found = (p.relative_to(docs).as_posix() for p in lesson_files(docs) if p.suffix != ".md")
+    message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
+    hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
+    where = [os.path.relpath(docs / p, config.root) for p in found if p not in made]
+    return [Problem(message, hint=hint, path=path) for path in where]
 
 
 def _watched(config: SiteConfig) -> bool:

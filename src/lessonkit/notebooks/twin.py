@@ -1,0 +1,100 @@
+"""A contributor's notebook chores: a Markdown lesson's notebook twin, and stripping outputs.
+
+``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a Markdown lesson stands for: its front
+matter as the first raw cell, each ``python exec`` block a code cell (its options as tags and
+``lessonkit`` metadata, :data:`lessonkit.notebooks.lesson.TAGS`), everything else (prose,
+``pycon`` doctests, ``{{ }}`` values, quizzes) Markdown cells as written. Read back
+(:func:`lessonkit.notebooks.lesson.convert`), it is the same lesson:
+
+>>> text = '''---
+... title: T
+... ---
+...
+... # T
+...
+... ```python exec source="hide" alt="A bar"
+... x = 2
+... ```
+...
+... Two is {{ x }}.
+... '''
+>>> nb = markdown_notebook(text, "t.md")
+>>> [(c["cell_type"], c["metadata"]) for c in nb["cells"]]  # doctest: +NORMALIZE_WHITESPACE
+[('raw', {}), ('markdown', {}),
+ ('code', {'tags': ['hide-input'], 'lessonkit': {'alt': 'A bar'}}), ('markdown', {})]
+>>> print(convert(nb).text.split("# T\\n\\n")[1])
+```python exec alt="A bar" source="hide"
+x = 2
+```
+<BLANKLINE>
+Two is {{ x }}.
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.source import split_source
+from lessonkit.execute.program import parse_program
+from lessonkit.notebooks.lesson import TAGS, code, convert, markdown, notebook, raw
+
+__all__ = ["convert", "markdown_notebook", "strip_outputs"]
+
+_AS_TAG = {
+    (("source", "hide"),): "hide-input",
+    (("output", "none"),): "remove-output",
+    (("output", "none"), ("source", "hide")): "remove-cell",
+}
+"""The block options a tag stands for (:data:`TAGS`), the other way round."""
+assert all(TAGS[tag][0] == dict(options) for options, tag in _AS_TAG.items())
+
+
+def markdown_notebook(text: str, where: str) -> dict[str, Any]:
+    """The notebook twin of the Markdown lesson ``text`` (named ``where`` in errors); a
+    LessonError for a ``python exec`` block inside a list or admonition (a cell cannot be)."""
+    split = split_source(text)
+    body_lines = split.body.split("\n")
+    program = parse_program(split.body, split.offset)
+    cells = [raw(f"---\n{split.front_matter}---")] if split.front_matter is not None else []
+    problems, position = [], 0
+    for step, span in zip(program.steps, program.spans, strict=True):
+        if step.kind != "exec":
+            continue
+        if span.indent:
+            message = "a python exec block inside a list or admonition cannot become a cell"
+            hint = "move it to the top level of the page, or keep the lesson in Markdown"
+            problems.append(Problem(message, step.header_line, hint, path=where))
+            continue
+        cells.append(markdown("\n".join(body_lines[position : span.start]).strip("\n")))
+        options = dict(step.options)
+        shown = tuple(sorted((k, v) for k, v in options.items() if (k, v) in _SHOWN))
+        tag = _AS_TAG.get(shown)
+        rest = {k: v for k, v in options.items() if not tag or (k, v) not in shown}
+        cells.append(code(step.source, [tag] if tag else [], **rest))
+        position = span.end
+    if problems:
+        raise LessonError(problems)
+    cells.append(markdown("\n".join(body_lines[position:]).strip("\n")))
+    return notebook(c for c in cells if c["cell_type"] != "markdown" or c["source"])
+
+
+_SHOWN = {("source", "hide"), ("output", "none")}
+
+
+def strip_outputs(file: Path) -> bool:
+    """Remove the outputs and execution counts stored in the notebook ``file``; whether it
+    changed. It is written as Jupyter writes it (nbformat's layout), nothing else touched."""
+    text = file.read_text(encoding="utf-8")
+    data = json.loads(text)
+    for cell in data.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    stripped = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if stripped == text:
+        return False
+    file.write_text(stripped, encoding="utf-8")
+    return True

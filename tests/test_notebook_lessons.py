@@ -1,0 +1,366 @@
+"""Lessons written as notebooks (.ipynb, jupytext percent .py): the same page as their Markdown
+twin, every problem at its notebook, cell and line, and nothing paid by a Markdown-only build."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from lessonkit.cli import main
+from lessonkit.notebooks.lesson import code, markdown, notebook, raw
+from lessonkit.notebooks.twin import markdown_notebook
+from lessonkit.notebooks.writer import notebook_bytes
+
+TWIN = """\
+---
+title: Sums
+description: Adding numbers, with a figure.
+resources:
+  - kind: Article
+    title: Summation
+    author: Someone
+    url: https://example.org/sums
+    note: Where sums come from.
+---
+
+# Sums
+
+A token is counted once.
+
+```python exec
+import matplotlib.pyplot as plt
+total = sum([1, 2, 3])
+print(total)
+```
+
+The total is {{ total }}, twice that is {{ 2 * total:.1f }}.
+
+```python exec source="hide" alt="One bar of height six"
+fig, ax = plt.subplots(figsize=(2, 2))
+ax.bar([0], [total])
+```
+
+```pycon
+>>> total * 2
+12
+```
+
+/// quiz
+What is the total?
+
+- [x] 6
+
+    Right.
+
+- [ ] 5
+
+    Count again.
+///
+"""
+"""A Markdown lesson with every feature a notebook lesson must carry the same."""
+GLOSSARY = "- term: token\n  definition: A piece of text.\n"
+CONFIG = """\
+site_name: twins
+repo_url: https://github.com/someone/lessons
+theme: {name: material, font: false, features: [content.action.edit]}
+plugins:
+  - lessonkit:
+      workers: 1
+markdown_extensions: [admonition, pymdownx.superfences, lessonkit.quiz]
+nav:
+  - twin.md
+  - notebook.ipynb
+  - script.py
+"""
+ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
+DOWNLOAD = re.compile(
+    r'<p><a class="md-button" download="[^"]+" href="[^"]+">Download this '
+    r"lesson as a notebook \(\.ipynb\)</a></p>"
+)
+EDIT = re.compile(r'<a href="[^"]*/edit/[^"]*"[^>]*>.*?</a>', re.S)
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> Path:
+    """One site: the Markdown lesson, its .ipynb twin (hand-made: tags, metadata) and its
+    jupytext percent twin."""
+    root = tmp_path_factory.mktemp("twins")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "twin.md").write_text(TWIN)
+    (docs / "glossary.yml").write_text(GLOSSARY)
+    front, prose = TWIN.split("\n---\n\n", 1)
+    cells = [
+        raw(front + "\n---"),
+        markdown("# Sums\n\nA token is counted once."),
+        code("import matplotlib.pyplot as plt\ntotal = sum([1, 2, 3])\nprint(total)"),
+        markdown("The total is {{ total }}, twice that is {{ 2 * total:.1f }}."),
+        code(
+            "fig, ax = plt.subplots(figsize=(2, 2))\nax.bar([0], [total])",
+            tags=["hide-input"],
+            alt="One bar of height six",
+        ),
+        markdown(prose.split("```pycon", 1)[1].join(["```pycon", ""])),
+    ]
+    (docs / "notebook.ipynb").write_bytes(notebook_bytes(notebook(cells)))
+    script = jupytext.writes(nbformat.from_dict(notebook(cells)), fmt="py:percent")
+    (docs / "script.py").write_text(script)
+    (root / "mkdocs.yml").write_text(CONFIG)
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    return root / "site"
+
+
+def _article(site: Path, page: str) -> str:
+    """The page's article, without its edit button; a figure's ids name their page."""
+    article = EDIT.sub("", ARTICLE.search((site / page / "index.html").read_text())[1])
+    for own in (f'id="lk-{page}-', f"#lk-{page}-", f"url={page}%2F"):  # report links: its URL
+        article = article.replace(own, own.replace(page, "PAGE"))
+    return article
+
+
+@pytest.mark.parametrize("twin", ["notebook", "script"])
+def test_a_notebook_lesson_is_the_page_its_markdown_twin_is(twins: Path, twin: str) -> None:
+    markdown_page, notebook_page = _article(twins, "twin"), _article(twins, twin)
+    assert len(DOWNLOAD.findall(notebook_page)) == 1
+    assert DOWNLOAD.sub("", notebook_page) == markdown_page
+    for shown in ("lk-figure", "lk-quiz", "lk-term", "Summation", "The total is 6, twice that is"):
+        assert shown in markdown_page, shown
+    html = (twins / twin / "index.html").read_text()
+    twin_html = (twins / "twin" / "index.html").read_text()
+    assert "<style" not in html  # no inlined stylesheet
+    requests = re.compile(r'(?:src="|<link [^>]*href=")https?://')  # a link is not a request
+    assert not requests.search(html), requests.search(html)
+    assert abs(len(html) - len(twin_html)) <= 0.1 * len(twin_html)
+
+
+def test_the_edit_link_is_the_notebook_and_the_download_is_what_the_build_ran(twins) -> None:
+    html = (twins / "notebook" / "index.html").read_text()
+    assert "/edit/master/docs/notebook.ipynb" in html
+    assert 'href="../notebook.ipynb"' in html
+    downloaded = nbformat.reads((twins / "notebook.ipynb").read_text(), as_version=4)
+    nbformat.validate(downloaded)
+    printed = [o for c in downloaded.cells for o in c.get("outputs", []) if "text" in o]
+    assert printed[0]["text"] == "6\n"
+    assert (twins / "script.ipynb").is_file()
+
+
+def test_a_markdown_lesson_converts_to_a_notebook_that_reads_back_as_it(tmp_path: Path) -> None:
+    """``lessonkit notebook`` writes the twin; reading it gives the lesson's own Markdown."""
+    from lessonkit.notebooks.lesson import convert, parse
+
+    source = tmp_path / "twin.md"
+    source.write_text(TWIN)
+    assert main(["notebook", str(source)]) == 0
+    written = tmp_path / "twin.ipynb"
+    nbformat.validate(nbformat.reads(written.read_text(), as_version=4))
+    bar = 'alt="One bar of height six"'
+    options = (f'source="hide" {bar}', f'{bar} source="hide"')  # written in a stable order
+    assert convert(parse(written.read_text(), "twin.ipynb")).text == TWIN.replace(*options)
+    assert main(["notebook", str(source)]) == 1  # an existing notebook is kept
+    assert notebook_bytes(markdown_notebook(TWIN, "twin.md")) == written.read_bytes()
+
+
+def test_strip_removes_stored_outputs_and_nothing_else(tmp_path: Path, capsys) -> None:
+    stale = Path(__file__).parent / "broken" / "notebooks" / "stale-outputs.ipynb"
+    copy = tmp_path / "stale.ipynb"
+    copy.write_text(stale.read_text())
+    assert main(["strip", str(copy)]) == 0
+    data = json.loads(copy.read_text())
+    assert [c.get("outputs") for c in data["cells"] if c["cell_type"] == "code"] == [[]]
+    before = json.loads(stale.read_text())
+    assert [c["source"] for c in data["cells"]] == [c["source"] for c in before["cells"]]
+    assert "stripped" in capsys.readouterr().out
+    assert main(["strip", str(copy)]) == 0 and "stripped" not in capsys.readouterr().out
+
+
+def test_a_markdown_only_build_imports_neither_nbformat_nor_jupytext(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "twin.md").write_text(TWIN)
+    (tmp_path / "mkdocs.yml").write_text("site_name: md\nplugins: [lessonkit]\n")
+    probe = (
+        "import sys\nfrom mkdocs.commands.build import build\n"
+        "from mkdocs.config import load_config\nbuild(load_config('mkdocs.yml'))\n"
+        "print(sorted(m for m in ('nbformat', 'jupytext') if m in sys.modules))\n"
+    )
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+# --- the broken notebooks --------------------------------------------------------------------
+
+BROKEN = Path(__file__).parent / "broken" / "notebooks"
+CASES = sorted(p for p in BROKEN.iterdir() if p.suffix in (".ipynb", ".py"))
+EXPECT = re.compile(r"<!-- expect: (.+?): (.+?) -->")
+SITE_CONFIG = """\
+site_name: broken
+plugins:
+  - lessonkit:
+      workers: 1
+markdown_extensions: [admonition, pymdownx.superfences, lessonkit.quiz]
+"""
+
+
+def _expected(case: Path) -> str:
+    """``docs/NAME:WHERE: error: TEXT`` from the case's ``<!-- expect: WHERE: TEXT -->``
+    (WHERE: ``cell N:LINE``, ``cell N``, a file line, or ``-`` for the file as a whole)."""
+    where, text = EXPECT.search(case.read_text()).groups()
+    text = text.replace('\\"', '"')  # as a notebook's JSON writes it
+    at = "" if where == "-" else f":{where}"
+    severity = "warning" if "stored outputs" in text else "error"
+    return f"docs/{case.name}{at}: {severity}: {text}"
+
+
+@pytest.fixture(scope="module")
+def broken_builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> dict:
+    root = tmp_path_factory.mktemp("broken-notebooks")
+
+    def build(case: Path) -> tuple[Path, subprocess.CompletedProcess]:
+        site = root / case.stem
+        (site / "docs").mkdir(parents=True)
+        (site / "docs" / case.name).write_bytes(case.read_bytes())
+        (site / "mkdocs.yml").write_text(SITE_CONFIG)
+        return site, mkdocs_build(site)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(zip(CASES, pool.map(build, CASES), strict=True))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_a_broken_notebook_fails_at_its_cell_and_line(
+    case: Path, broken_builds, monkeypatch, capsys
+) -> None:
+    """The strict build fails naming the notebook, the cell and the line in it, with a hint;
+    ``lessonkit check`` says the same, unless only running the code can tell."""
+    site, build = broken_builds[case]
+    expected = _expected(case)
+    assert build.returncode != 0
+    assert expected in build.stderr, build.stderr
+    assert "hint:" in build.stderr and "Traceback (most recent" not in build.stderr
+    monkeypatch.chdir(site)
+    code = main(["check"])
+    checked = capsys.readouterr()
+    runs = any(word in expected for word in ("ZeroDivisionError", "NameError"))
+    if not runs:
+        assert expected in checked.out + checked.err
+        assert code == (0 if ": warning: " in expected else 1)
+
+
+ZENSICAL_CONFIG = """\
+site_name: z
+watch: [docs]
+extra_css: [assets/lessonkit/lessonkit.css]
+extra_javascript: [assets/lessonkit/lessonkit.js]
+markdown_extensions: [lessonkit.hosts.zensical]
+plugins:
+  - lessonkit:
+      workers: 1
+"""
+
+
+def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_page(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Zensical 0.0.57 copies an .ipynb as a file (its nav entry links to the raw file): the
+    step before its build fails, naming the notebook, and so does its build, instead of making
+    a site without the lesson."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("---\ntitle: H\ndescription: H.\n---\n# H\n")
+    lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
+    (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
+    (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
+    monkeypatch.chdir(tmp_path)
+    refused = "docs/n.ipynb: error: a notebook lesson is no page under Zensical"
+    assert main(["prepare"]) == 1
+    assert refused in capsys.readouterr().err
+    assert not (tmp_path / "docs" / ".lessonkit-prepared.json").exists()
+    build = [sys.executable, "-m", "zensical", "build", "--clean", "--strict"]
+    done = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0 and refused in done.stdout + done.stderr
+
+
+def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_path: Path) -> None:
+    from lessonkit.checks.recipe import Context, check_page
+    from lessonkit.glossary.terms import parse
+    from lessonkit.notebooks.lesson import read_lesson
+
+    cells = [
+        raw("---\ntitle: Terms\ndescription: A term that is not there.\n---"),
+        code("x = 1"),
+        markdown("# Terms\n\nA token, then [[tokn]]."),
+    ]
+    file = tmp_path / "terms.ipynb"
+    file.write_bytes(notebook_bytes(notebook(cells)))
+    page = read_lesson(file, "terms.ipynb", "docs/terms.ipynb")
+    problems = check_page(page, Context(glossary=parse(GLOSSARY)))
+    assert [p.format().splitlines()[0] for p in problems] == [
+        "docs/terms.ipynb:cell 3:3: error: unknown glossary term 'tokn' in [[tokn]]"
+    ]
+
+
+@pytest.mark.parametrize("other", ["n.md", "n.py"])
+def test_two_sources_of_one_page_fail_the_build(tmp_path: Path, other: str, mkdocs_build) -> None:
+    """A notebook and a Markdown lesson (or its jupytext pair) of one name would be one page."""
+    (tmp_path / "docs").mkdir()
+    lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
+    (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
+    twin = jupytext.writes(nbformat.from_dict(notebook(lesson)), fmt="py:percent")
+    (tmp_path / "docs" / other).write_text(twin if other.endswith(".py") else TWIN)
+    (tmp_path / "mkdocs.yml").write_text(SITE_CONFIG)
+    done = mkdocs_build(tmp_path)
+    assert done.returncode != 0
+    first, second = sorted(["n.ipynb", other], key=lambda name: name != "n.md")
+    assert f"error: {second} and {first} would both be the page n/" in done.stderr, done.stderr
+
+
+def test_the_notebooks_lessonkit_prepare_writes_are_not_lessons(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A ``notebook: true`` page's download, written into the docs for Zensical, is neither
+    refused by the next ``lessonkit prepare`` nor checked or stripped as a notebook lesson."""
+    (tmp_path / "docs").mkdir()
+    page = "---\ntitle: H\ndescription: H.\nnotebook: true\n---\n# H\n\n"
+    page += "```python exec\nprint(1)\n```\n"
+    (tmp_path / "docs" / "index.md").write_text(page)
+    (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
+    monkeypatch.chdir(tmp_path)
+    assert main(["prepare"]) == 0
+    written = tmp_path / "docs" / "index.ipynb"
+    assert written.is_file()
+    before = written.read_bytes()
+    assert main(["prepare"]) == 0, capsys.readouterr().err
+    assert main(["check"]) == 0
+    assert "1 file," in capsys.readouterr().err
+    assert main(["strip"]) == 0 and written.read_bytes() == before
+
+
+def test_lessons_are_markdown_files_and_notebooks_outside_hidden_folders(tmp_path: Path) -> None:
+    from lessonkit.notebooks.lesson import lesson_files
+
+    percent = jupytext.writes(nbformat.from_dict(notebook([markdown("# P")])), fmt="py:percent")
+    files = {
+        "a.md": "# A",
+        "b.ipynb": "{}",
+        "c.py": percent,
+        "helper.py": "import numpy\n",
+        ".ipynb_checkpoints/b-checkpoint.ipynb": "{}",
+        "part/d.md": "# D",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = [p.relative_to(tmp_path).as_posix() for p in lesson_files(tmp_path)]
+    assert found == ["a.md", "b.ipynb", "c.py", "part/d.md"]
