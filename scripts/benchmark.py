@@ -334,9 +334,7 @@ def measure_hosts(
                 if scenario == "cold":
                     shutil.rmtree(cache, ignore_errors=True)
                 seconds = lessonkit.build()
-                ran = pages_ran(LOG[0])
-                if ran != (pages if scenario == "cold" else 0):
-                    raise SystemExit(f"{host}: the {scenario} build ran {ran} pages")
+                check_ran(f"{host} {scenario}", LOG[0], pages if scenario == "cold" else 0)
                 after = floor.build()
                 found[host]["floor s"].append(after)
                 found[host][f"{scenario} s"].append(seconds)
@@ -584,10 +582,13 @@ class Measured:
         return statistics.median(ratios)
 
 
-def check_ran(scenario: str, ran: int, executes: int) -> None:
-    """Stop unless the build ran exactly ``executes`` pages (the engine's own count)."""
-    if ran != executes:
-        raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}")
+def check_ran(scenario: str, log: str, executes: int) -> None:
+    """Stop unless the build ran exactly ``executes`` pages (the engine's own count, from its
+    ``log``, whose line names the pages that ran)."""
+    if (ran := pages_ran(log)) != executes:
+        said = re.search(r"lessonkit.*ran.*", log)
+        line = said[0] if said else ""
+        raise SystemExit(f"the {scenario} build ran {ran} pages, not {executes}: {line}")
 
 
 class Bench:
@@ -610,7 +611,7 @@ class Bench:
         """Build the lessonkit site; fail unless exactly ``executes`` pages ran (the engine's
         count: a lookup may rewrite an entry with fresh stamps, so files tell less)."""
         seconds = self.lessonkit.build()
-        check_ran(scenario, pages_ran(LOG[0]), executes)
+        check_ran(scenario, LOG[0], executes)
         return seconds
 
     def floor(self) -> float:
@@ -658,7 +659,7 @@ class Bench:
         """One build of ``site`` with its memory sampled (lessonkit: check what ran)."""
         peak, log = run_sampled(site.command(), ENV, f"the {scenario} build")
         if executes is not None:
-            check_ran(scenario, pages_ran(log), executes)
+            check_ran(scenario, log, executes)
         return peak
 
     def footprint(self) -> None:
@@ -728,7 +729,7 @@ class Bench:
         counted["prose"] = instructions(lessonkit.command(), "the prose-edited build")
         lessonkit.write_page(EDITED, seed=EDITED)
         for scenario in ("warm", "prose"):
-            check_ran(scenario, pages_ran(counted[scenario][1]), 0)
+            check_ran(scenario, counted[scenario][1], 0)
         self.measured.instructions = {name: count for name, (count, _) in counted.items()}
 
 
@@ -1279,8 +1280,7 @@ def measure_notebooks(
                 if scenario == "cold":
                     shutil.rmtree(site.root / ".lessonkit", ignore_errors=True)
                 seconds[kind] = site.build()
-                if pages_ran(LOG[0]) != (pages if scenario == "cold" else 0):
-                    raise SystemExit(f"the {kind} {scenario} build ran {pages_ran(LOG[0])} pages")
+                check_ran(f"{kind} {scenario}", LOG[0], pages if scenario == "cold" else 0)
                 found.setdefault(f"{kind} {scenario}", []).append(seconds[kind])
             found.setdefault(f"{scenario} x", []).append(seconds["notebook"] / seconds["markdown"])
     return found

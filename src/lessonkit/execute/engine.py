@@ -65,8 +65,9 @@ class Engine:
         self._threads = ThreadPoolExecutor(max_workers=max(1, workers))
         self._futures: dict[str, Future[PageResult]] = {}
         self._lock = threading.Lock()
-        self.executed = 0
-        """How many pages actually ran (not served from cache) since the engine started."""
+        self.ran_pages: list[str] = []
+        """The pages that actually ran (not served from cache) since the engine started, as
+        messages name them, in the order they finished."""
 
     @property
     def pool(self) -> WorkerPool:
@@ -103,6 +104,25 @@ class Engine:
             self._futures[key] = future
             return future
 
+    @property
+    def executed(self) -> int:
+        """How many pages actually ran (not served from cache) since the engine started."""
+        return len(self.ran_pages)
+
+    def summary(self, *, named: int = 5) -> str:
+        """What ran, for the build's log: a warm build that ran a page says which.
+
+        >>> engine = Engine(cache_dir=None)
+        >>> engine.summary()
+        '0 page(s) ran, the rest came from cache'
+        >>> engine.ran_pages += ["docs/b.md", "docs/a.md"]
+        >>> engine.summary()
+        '2 page(s) ran (docs/a.md, docs/b.md), the rest came from cache'
+        """
+        pages = sorted(self.ran_pages)
+        shown = ", ".join(pages[:named]) + (", ..." if len(pages) > named else "")
+        return f"{len(pages)} page(s) ran{f' ({shown})' if pages else ''}, the rest came from cache"
+
     def ran(self, program: Program) -> bool:
         """Whether ``program`` already ran without an error in this build (or came from cache)."""
         with self._lock:
@@ -136,7 +156,8 @@ class Engine:
             private=private,
         )
         result = self.pool.run(job)
-        self.executed += 1
+        with self._lock:
+            self.ran_pages.append(display_path)
         if self.cache and result.ok:
             self.cache.put(key, result)
         return result

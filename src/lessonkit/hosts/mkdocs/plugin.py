@@ -163,7 +163,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.engine:  # what ran, and what came from the cache (the benchmark reads it too)
-            log.info(f"lessonkit: {self.engine.executed} page(s) ran, the rest came from cache")
+            log.info(f"lessonkit: {self.engine.summary()}")
         if not self.serving:  # a whole build: the cache keeps what it used, and no more
             self._close_engine(prune=True)
 
