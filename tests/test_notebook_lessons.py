@@ -78,8 +78,8 @@ plugins:
 markdown_extensions: [admonition, pymdownx.superfences, lessonkit.quiz]
 nav:
   - twin.md
-  - notebook.ipynb
-  - script.py
+  - notebook.md
+  - script.md
 """
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 DOWNLOAD = re.compile(
@@ -146,8 +146,9 @@ def test_a_notebook_lesson_is_the_page_its_markdown_twin_is(twins: Path, twin: s
 def test_the_edit_link_is_the_notebook_and_the_download_is_what_the_build_ran(twins) -> None:
     html = (twins / "notebook" / "index.html").read_text()
     assert "/edit/master/docs/notebook.ipynb" in html
-    assert 'href="../notebook.ipynb"' in html
-    downloaded = nbformat.reads((twins / "notebook.ipynb").read_text(), as_version=4)
+    assert 'download="notebook.ipynb" href="../notebook.executed.ipynb"' in html
+    assert not (twins / "notebook.ipynb").exists(), "the source is not published: the page is"
+    downloaded = nbformat.reads((twins / "notebook.executed.ipynb").read_text(), as_version=4)
     nbformat.validate(downloaded)
     printed = [o for c in downloaded.cells for o in c.get("outputs", []) if "text" in o]
     assert printed[0]["text"] == "6\n"
