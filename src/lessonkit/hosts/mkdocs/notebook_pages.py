@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, file_sort_key
 
 from lessonkit.core.problems import LessonError
 from lessonkit.notebooks.lesson import is_notebook, page_path
@@ -61,6 +61,10 @@ def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None)
         adopted[page.src_uri] = file.src_uri
         files.remove(file)
         files.append(page)
+    if adopted:  # in MkDocs' order, where the page's name puts it (the glossary's lists follow it)
+        for file in sorted(files, key=file_sort_key):
+            files.remove(file)
+            files.append(file)
     problems += nav_problems((entry for entry, _ in nav_order(nav)), adopted)
     if problems:
         raise LessonError(problems)

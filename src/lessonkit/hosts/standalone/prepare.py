@@ -11,7 +11,9 @@ does what the MkDocs plugin does around the pages:
   :mod:`.records`), though its checks run;
 - writes into the docs folder, only where the content changed: the glossary page with its
   "used on" lists, the learner's path's print page (:mod:`lessonkit.path`), each
-  ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
+  ``notebook: true`` page's ``.ipynb``, the page ``x.md`` each notebook lesson ``x.ipynb`` is
+  (:mod:`lessonkit.notebooks.pages`; Zensical makes pages of ``.md`` files only) with its
+  executed notebook, lessonkit's CSS and JS;
 - records them in a manifest (:mod:`.manifest`, with the path's data every page carries): the
   next run removes an output that is no longer made, the MkDocs plugin leaves them alone (it
   makes its own), and the manifest's digest of every page's HTML changes when a result does. A
