@@ -26,6 +26,7 @@ from lessonkit.core.fences import mask_code
 from lessonkit.core.project import Project
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.checks import _uses
+from lessonkit.hosts.standalone.manifest import prepared_notebooks
 from lessonkit.hosts.standalone.prepare import MANIFEST, load_config
 from lessonkit.hosts.standalone.site import Site, SiteConfig
 
@@ -149,8 +150,10 @@ def features(host_sites) -> dict[str, dict[str, dict[str, bool | None]]]:
     config = load_config(project / "mkdocs.yml")
     settings = Project.find(project).settings
     site = Site(SiteConfig.of(config, project, settings))
-    pages = [p.relative_to(project / "docs").as_posix() for p in (project / "docs").rglob("*.md")]
-    lessons = {p: site.read(p) for p in pages if p != "glossary.md"}
+    docs = project / "docs"
+    site.sources = prepared_notebooks(docs)  # a notebook lesson's page: read from its notebook
+    pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md")} | set(site.sources)
+    lessons = {p: site.read(p) for p in sorted(pages) if p != "glossary.md"}
     assert site.engine is not None
     results = {p: site.engine.result(s.program, s.where, s.text) for p, s in lessons.items()}
     terms = site.glossary.glossary if site.glossary else None
@@ -209,6 +212,9 @@ def path_data(site: Path) -> dict[str, dict | None]:
 def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
     """host -> site-level output -> whether the built site has it."""
     reference = (sites["MkDocs"] / NOTEBOOK).read_bytes()
+    downloads = {  # every notebook MkDocs publishes (a notebook lesson's: x.executed.ipynb)
+        p.relative_to(sites["MkDocs"]): p.read_bytes() for p in sites["MkDocs"].rglob("*.ipynb")
+    }
     data = path_data(sites["MkDocs"])
     lessons = data["index.html"]["lessons"] if data["index.html"] else []
     found = {}
@@ -231,7 +237,11 @@ def site_level(sites: dict[str, Path]) -> dict[str, dict[str, bool]]:
             and all(d and d["lessons"] == lessons for d in data.values())
             and path_data(site) == data,
             "glossary page": 'id="token"' in glossary and "Used on: <a" in glossary,
-            "notebook": any(c.get("outputs") for c in cells) and notebook.read_bytes() == reference,
+            "notebook": any(c.get("outputs") for c in cells)
+            and notebook.read_bytes() == reference
+            and all(
+                (site / p).is_file() and (site / p).read_bytes() == b for p, b in downloads.items()
+            ),
             "lessonkit's CSS and JS": all(a.is_file() for a in assets)
             and home.count("assets/lessonkit/lessonkit.css") == 1
             and home.count("assets/lessonkit/lessonkit.js") == 1,

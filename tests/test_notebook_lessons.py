@@ -78,8 +78,8 @@ plugins:
 markdown_extensions: [admonition, pymdownx.superfences, lessonkit.quiz]
 nav:
   - twin.md
-  - notebook.ipynb
-  - script.py
+  - notebook.md
+  - script.md
 """
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 DOWNLOAD = re.compile(
@@ -89,17 +89,10 @@ DOWNLOAD = re.compile(
 EDIT = re.compile(r'<a href="[^"]*/edit/[^"]*"[^>]*>.*?</a>', re.S)
 
 
-@pytest.fixture(scope="module")
-def twins(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> Path:
-    """One site: the Markdown lesson, its .ipynb twin (hand-made: tags, metadata) and its
-    jupytext percent twin."""
-    root = tmp_path_factory.mktemp("twins")
-    docs = root / "docs"
-    docs.mkdir()
-    (docs / "twin.md").write_text(TWIN)
-    (docs / "glossary.yml").write_text(GLOSSARY)
+def twin_cells() -> list[dict]:
+    """TWIN as notebook cells, hand-made (tags, metadata)."""
     front, prose = TWIN.split("\n---\n\n", 1)
-    cells = [
+    return [
         raw(front + "\n---"),
         markdown("# Sums\n\nA token is counted once."),
         code("import matplotlib.pyplot as plt\ntotal = sum([1, 2, 3])\nprint(total)"),
@@ -111,6 +104,18 @@ def twins(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> Path:
         ),
         markdown(prose.split("```pycon", 1)[1].join(["```pycon", ""])),
     ]
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> Path:
+    """One site: the Markdown lesson, its .ipynb twin (hand-made: tags, metadata) and its
+    jupytext percent twin."""
+    root = tmp_path_factory.mktemp("twins")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "twin.md").write_text(TWIN)
+    (docs / "glossary.yml").write_text(GLOSSARY)
+    cells = twin_cells()
     (docs / "notebook.ipynb").write_bytes(notebook_bytes(notebook(cells)))
     script = jupytext.writes(nbformat.from_dict(notebook(cells)), fmt="py:percent")
     (docs / "script.py").write_text(script)
@@ -146,8 +151,9 @@ def test_a_notebook_lesson_is_the_page_its_markdown_twin_is(twins: Path, twin: s
 def test_the_edit_link_is_the_notebook_and_the_download_is_what_the_build_ran(twins) -> None:
     html = (twins / "notebook" / "index.html").read_text()
     assert "/edit/master/docs/notebook.ipynb" in html
-    assert 'href="../notebook.ipynb"' in html
-    downloaded = nbformat.reads((twins / "notebook.ipynb").read_text(), as_version=4)
+    assert 'download="notebook.ipynb" href="../notebook.executed.ipynb"' in html
+    assert not (twins / "notebook.ipynb").exists(), "the source is not published: the page is"
+    downloaded = nbformat.reads((twins / "notebook.executed.ipynb").read_text(), as_version=4)
     nbformat.validate(downloaded)
     printed = [o for c in downloaded.cells for o in c.get("outputs", []) if "text" in o]
     assert printed[0]["text"] == "6\n"
@@ -261,35 +267,141 @@ def test_a_broken_notebook_fails_at_its_cell_and_line(
 
 ZENSICAL_CONFIG = """\
 site_name: z
+repo_url: https://github.com/someone/lessons
+theme: {name: material, font: false}
 watch: [docs]
 extra_css: [assets/lessonkit/lessonkit.css]
 extra_javascript: [assets/lessonkit/lessonkit.js]
-markdown_extensions: [lessonkit.hosts.zensical]
+markdown_extensions: [admonition, pymdownx.superfences, lessonkit.quiz, lessonkit.hosts.zensical]
 plugins:
   - lessonkit:
       workers: 1
+nav:
+  - index.md
+  - n.md
 """
+HOME = "---\ntitle: H\ndescription: H.\n---\n# H\n\nRead [the sums](n.md#sums).\n"
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
-def test_lessonkit_prepare_refuses_a_notebook_lesson_zensical_would_not_make_a_page(
-    tmp_path: Path, monkeypatch, capsys
-) -> None:
-    """Zensical 0.0.57 copies an .ipynb as a file (its nav entry links to the raw file): the
-    step before its build fails, naming the notebook, and so does its build, instead of making
-    a site without the lesson."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("---\ntitle: H\ndescription: H.\n---\n# H\n")
-    lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
-    (tmp_path / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
-    (tmp_path / "mkdocs.yml").write_text(ZENSICAL_CONFIG)
-    monkeypatch.chdir(tmp_path)
-    refused = "docs/n.ipynb: error: a notebook lesson is no page under Zensical"
-    assert main(["prepare"]) == 1
-    assert refused in capsys.readouterr().err
-    assert not (tmp_path / "docs" / ".lessonkit-prepared.json").exists()
-    build = [sys.executable, "-m", "zensical", "build", "--clean", "--strict"]
-    done = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode != 0 and refused in done.stdout + done.stderr
+def _run(folder: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *command], cwd=folder, capture_output=True, text=True, env=ENV
+    )
+
+
+def _notebook_site(folder: Path, cells: list[dict], nav: str = "n.md", home: str = HOME) -> Path:
+    """A site for every host: a home page linking to the notebook lesson ``n.ipynb``."""
+    (folder / "docs").mkdir(parents=True)
+    (folder / "docs" / "index.md").write_text(home)
+    (folder / "docs" / "glossary.yml").write_text(GLOSSARY)
+    (folder / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(cells)))
+    (folder / "mkdocs.yml").write_text(ZENSICAL_CONFIG.replace("  - n.md", f"  - {nav}"))
+    return folder
+
+
+def _content(page: str) -> str:
+    """A built page's content: from its h1 to the end of its "Report a mistake" box."""
+    start = page.index("<h1")
+    return page[start : page.index("</aside>", page.index('class="lk-report"', start)) + 8]
+
+
+def test_a_notebook_lesson_is_the_same_page_on_mkdocs_and_on_zensical(tmp_path: Path) -> None:
+    """Listed and linked as ``n.md``: ``lessonkit prepare --strict && zensical build --strict``
+    and a strict MkDocs build (after prepare: its ``n.md`` is no second source) make the same
+    page, with the same download of what the build ran; ``lessonkit check`` skips the page
+    prepare wrote and finds the link to ``n.md`` and its anchor."""
+    site = _notebook_site(tmp_path / "site", twin_cells())
+    check = _run(site, "lessonkit.cli", "check")  # the link to n.md#sums: to the notebook
+    assert check.returncode == 0, check.stdout
+    broken = site / "docs" / "index.md"
+    broken.write_text(HOME.replace("#sums", "#sum"))
+    check = _run(site, "lessonkit.cli", "check")
+    assert "did you mean n.md#sums?" in check.stdout, "its anchors are the notebook's headings"
+    broken.write_text(HOME)
+    prepared = _run(site, "lessonkit.cli", "prepare", "--strict")
+    assert prepared.returncode == 0, prepared.stderr
+    assert json.loads((site / "docs" / ".lessonkit-prepared.json").read_text())["notebooks"] == {
+        "n.md": "n.ipynb"
+    }
+    zensical = _run(site, "zensical", "build", "--strict")
+    assert zensical.returncode == 0, zensical.stdout + zensical.stderr
+    mkdocs = _run(site, "mkdocs", "build", "--strict", "--site-dir", "site-mkdocs")
+    assert mkdocs.returncode == 0, mkdocs.stderr
+    pages = {
+        host: (site / host / "n" / "index.html").read_text() for host in ("site", "site-mkdocs")
+    }
+    assert _content(pages["site"]) == _content(pages["site-mkdocs"])
+    shown = _content(pages["site"])
+    for feature in ("lk-figure", "lk-quiz", "lk-term", "The total is 6", "lk-report__link"):
+        assert feature in shown, feature
+    assert 'download="n.ipynb" href="../n.executed.ipynb"' in shown
+    executed = [(site / host / "n.executed.ipynb").read_bytes() for host in ("site", "site-mkdocs")]
+    assert executed[0] == executed[1]
+    outputs = [o for c in json.loads(executed[0])["cells"] for o in c.get("outputs", [])]
+    assert "".join(outputs[0]["text"]) == "6\n", "what the build ran"
+    for host in ("site", "site-mkdocs"):
+        assert 'href="n/#sums"' in (site / host / "index.html").read_text(), host
+    check = _run(site, "lessonkit.cli", "check")  # index.md and n.ipynb; n.md is prepare's
+    assert check.returncode == 0 and "2 files, 0 error" in check.stderr, check.stderr
+
+
+BROKEN_CELLS = [
+    raw("---\ntitle: N\ndescription: N.\n---"),
+    markdown("# Sums"),
+    code("x = 1\nprint(x / 0)"),
+]
+
+
+def test_a_broken_cell_fails_every_host_at_the_notebooks_cell_and_line(tmp_path: Path) -> None:
+    """MkDocs, ``lessonkit prepare``, and Zensical when the notebook breaks after prepare ran
+    (as under ``zensical serve``): each names ``docs/n.ipynb:cell 3:2``, never the page
+    prepare wrote."""
+    fine = [*BROKEN_CELLS[:2], code("x = 1\nprint(x / 1)")]
+    site = _notebook_site(tmp_path / "site", fine)
+    assert _run(site, "lessonkit.cli", "prepare").returncode == 0
+    (site / "docs" / "n.ipynb").write_bytes(notebook_bytes(notebook(BROKEN_CELLS)))
+    expected = "docs/n.ipynb:cell 3:2: error: ZeroDivisionError: division by zero"
+    commands = {
+        "Zensical": ("zensical", "build", "--strict"),
+        "prepare": ("lessonkit.cli", "prepare"),
+        "MkDocs": ("mkdocs", "build", "--strict", "--site-dir", "site-mkdocs"),
+    }
+    for host, command in commands.items():
+        done = _run(site, *command)
+        assert done.returncode != 0, f"{host} built a broken lesson"
+        found = re.findall(
+            r"docs/[^\s:]+(?::cell \d+)?(?::\d+)?: error: [^\n]*", done.stdout + done.stderr
+        )
+        assert found == [expected], f"{host}: {done.stdout}{done.stderr}"
+
+
+def test_nav_or_a_link_naming_the_notebook_fails_with_the_pages_name(tmp_path: Path) -> None:
+    """``n.ipynb`` in nav (Zensical would link the raw file) or in a link is an error on every
+    host and in ``lessonkit check``, with the one way: name the page ``n.md``."""
+    cells = BROKEN_CELLS[:2]
+    in_nav = _notebook_site(tmp_path / "nav", cells, nav="n.ipynb")
+    message = "mkdocs.yml: error: nav names n.ipynb, the source of the notebook lesson n.md"
+    for command in (("lessonkit.cli", "prepare"), ("mkdocs", "build", "--strict")):
+        done = _run(in_nav, *command)
+        assert done.returncode != 0 and message in done.stderr, done.stderr
+        assert "hint: name the page n.md in nav" in done.stderr
+    linked = _notebook_site(tmp_path / "link", cells, home=HOME.replace("n.md#", "n.ipynb#"))
+    message = "docs/index.md:7: error: link to a notebook lesson's source, not its page: n.ipynb"
+    commands = (("lessonkit.cli", "check"), ("lessonkit.cli", "prepare"), ("mkdocs", "build"))
+    for command in commands:
+        done = _run(linked, *command)
+        assert done.returncode != 0 and message in done.stdout + done.stderr, command
+        assert "hint: name the page n.md#sums" in done.stdout + done.stderr
+
+
+def test_a_markdown_page_beside_its_notebook_fails_lessonkit_prepare(tmp_path: Path) -> None:
+    site = _notebook_site(tmp_path / "site", BROKEN_CELLS[:2])
+    (site / "docs" / "n.md").write_text(HOME)
+    done = _run(site, "lessonkit.cli", "prepare")
+    assert done.returncode == 1
+    assert "docs/n.ipynb: error: n.ipynb and n.md would both be the page n/" in done.stderr
+    assert (site / "docs" / "n.md").read_text() == HOME, "the site's own page is left as it is"
 
 
 def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_path: Path) -> None:

@@ -27,8 +27,9 @@ import markdown
 from markdown.extensions.toc import slugify, strip_tags, unique
 
 from lessonkit.core.fences import fences, mask_code
-from lessonkit.core.problems import Problem
+from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_source
+from lessonkit.notebooks.lesson import read_lesson
 
 if TYPE_CHECKING:
     from lessonkit.checks.recipe import Context
@@ -52,7 +53,11 @@ def link_problems(
         targets += [m["target"] for m in _REFERENCE.finditer(line)]
         for target in targets:
             target = target.strip("<>")
-            if not _page_exists(target, file, context):
+            if notebook := _notebook_source(target, file, context):
+                hint = f"name the page {notebook} (a notebook lesson is the page it stands for)"
+                message = f"link to a notebook lesson's source, not its page: {target}"
+                problems.append(Problem(message, number, hint))
+            elif not _page_exists(target, file, context):
                 problems.append(_missing_page(target, number, file, context))
             elif missing := _missing_anchor(target, text or body, file, context):
                 problems.append(Problem(missing[0], number, missing[1]))
@@ -108,6 +113,8 @@ def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
     else:
         resolved = file.parent / page
     if not resolved.is_file():
+        if (notebook := context.notebook_of(resolved)) is not None:
+            return context.anchors.of_lesson(notebook, context.markdown.separator)
         return _virtual_ids(resolved, context)
     return context.anchors.of_file(resolved, context.markdown.separator)
 
@@ -135,6 +142,18 @@ class Anchors:
             try:
                 text = file.read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError):
+                self._ids[key] = None
+            else:
+                self._ids[key] = text_ids(text, separator)
+        return self._ids[key]
+
+    def of_lesson(self, file: Path, separator: str = "-") -> PageIds | None:
+        """The ids of the notebook lesson in ``file``: those of the Markdown it stands for."""
+        key = file.resolve()
+        if key not in self._ids:
+            try:
+                text = read_lesson(file, file.name, str(file)).text
+            except LessonError:
                 self._ids[key] = None
             else:
                 self._ids[key] = text_ids(text, separator)
@@ -252,6 +271,24 @@ def _heading_text(text: str) -> str:
     rendered = _HEADINGS_MD.reset().convert("# " + text)
     inner = rendered[rendered.index(">") + 1 : rendered.rindex("<")]
     return strip_tags(inner)
+
+
+def _notebook_source(target: str, file: Path, context: Context) -> str | None:
+    """The link to the page ``target`` means, when it names a notebook lesson's source (its
+    ``.ipynb`` or ``.py``) instead of its page (:mod:`lessonkit.notebooks.pages`)."""
+    path, _, rest = unquote(target).partition("#")
+    if not path.endswith((".ipynb", ".py")) or _SCHEME.match(path) or path.startswith("//"):
+        return None
+    if path.startswith("/"):
+        if context.docs_dir is None:
+            return None
+        resolved = context.docs_dir / path.lstrip("/")
+    else:
+        resolved = file.parent / path
+    if context.notebook_page(resolved) is None:
+        return None
+    page = path[: -len(Path(path).suffix)] + ".md"
+    return page + (f"#{rest}" if rest else "")
 
 
 def _page_exists(target: str, file: Path, context: Context) -> bool:

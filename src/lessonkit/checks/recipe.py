@@ -39,6 +39,7 @@ from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.site import read_glossary
 from lessonkit.glossary.terms import Glossary
 from lessonkit.notebooks.lesson import lesson_files, read_lesson
+from lessonkit.notebooks.pages import lesson_pages, notebook_sources
 
 
 @dataclass
@@ -62,13 +63,44 @@ class Context:
     _page_set: frozenset[str] | None = None
     anchors: Anchors = field(default_factory=Anchors)
     """The ids each linked page has, read once per page (see :mod:`.links`)."""
+    generated: frozenset[str] | None = None
+    """The files lessonkit wrote into ``docs_dir`` (not lessons; default: what the manifest of
+    ``lessonkit prepare`` lists there)."""
+    _lessons: dict[str, str] | None = None
+
+    def lessons(self) -> dict[str, str]:
+        """Every lesson in ``docs_dir``: page -> its source (a notebook lesson ``a.ipynb`` is the
+        page ``a.md``: :mod:`lessonkit.notebooks.pages`), in the docs folder, listed once."""
+        if self._lessons is None:
+            self._lessons = {}
+            if self.docs_dir is not None:
+                if self.generated is None:
+                    from lessonkit.hosts.standalone.manifest import prepared_files
+
+                    self.generated = frozenset(prepared_files(self.docs_dir))
+                self._lessons = lesson_pages(self.docs_dir, self.generated)[0]
+        return self._lessons
+
+    def notebook_page(self, path: Path) -> str | None:
+        """The page the file at ``path`` is the source of, when it is a notebook lesson."""
+        if self.docs_dir is None or path.suffix not in (".ipynb", ".py"):
+            return None
+        return notebook_sources(self.lessons()).get(_in_docs(path, self.docs_dir))
+
+    def notebook_of(self, path: Path) -> Path | None:
+        """The notebook the page at ``path`` is read from (None: not a notebook lesson's)."""
+        if self.docs_dir is None or path.suffix != ".md":
+            return None
+        source = self.lessons().get(_in_docs(path, self.docs_dir))
+        return self.docs_dir / source if source and not source.endswith(".md") else None
 
     def pages(self) -> list[Path]:
-        """Every Markdown page of the site (for "did you mean" hints), listed once."""
+        """Every page of the site (for "did you mean" hints; a notebook lesson by the page it
+        is), listed once."""
         if self.known_pages is None:
-            found = lesson_files(self.docs_dir) if self.docs_dir else []
+            found = [self.docs_dir / p for p in self.lessons()] if self.docs_dir else []
             virtual = [self.docs_dir / p for p in sorted(self.virtual_pages) if self.docs_dir]
-            self.known_pages = found + virtual
+            self.known_pages = sorted(found) + virtual
         return self.known_pages
 
     def has_page(self, path: Path) -> bool:
@@ -84,6 +116,10 @@ class Context:
                 os.path.relpath(p, folder).replace(os.sep, "/") for p in self.pages()
             ]
         return self._links[folder]
+
+
+def _in_docs(path: Path, docs: Path) -> str:
+    return os.path.relpath(path, docs).replace(os.sep, "/")
 
 
 def check_page(page: Page, context: Context) -> list[Problem]:
@@ -189,12 +225,14 @@ def check_files(
             loaded = read_glossary(glossary, display(glossary))
         except LessonError as error:
             problems += error.problems
+    generated = list(generated)
     context = Context(
         docs_dir,
         loaded,
         frozenset(virtual_pages),
         settings=settings or Settings(),
         markdown=markdown or MarkdownSetup(),
+        generated=frozenset(_in_docs(f, docs_dir) for f in generated) if docs_dir else None,
     )
     made = {file.resolve() for file in generated}
     files = [file for file in markdown_files(paths) if file.resolve() not in made]

@@ -41,6 +41,7 @@ schema check about 0.15 s, jupytext 0.12 s more): a Markdown-only build pays not
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shlex
 import warnings
@@ -115,11 +116,19 @@ def lesson_files(folder: Path) -> list[Path]:
     return sorted(p for p in shown if p.suffix == ".md" or is_notebook(p))
 
 
+def page_path(source: str) -> str:
+    """The page (in the docs folder) a lesson's source file is: a notebook is its ``.md``
+    (:mod:`lessonkit.notebooks.pages`)."""
+    return posixpath.splitext(source)[0] + ".md"
+
+
 def read_lesson(file: Path, path: str, where: str) -> Page:
     """The lesson in ``file`` (``path`` in the docs folder, ``where`` as messages name it): a
-    Markdown file as it is, a notebook as the Markdown it stands for; LessonError if unreadable."""
+    Markdown file as it is, a notebook as the Markdown it stands for, the page ``x.md`` it is
+    (:func:`page_path`); LessonError if unreadable."""
     if not is_notebook(file):
         return Page.read(file, path, where)
+    path = page_path(path)
     try:
         text = file.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:

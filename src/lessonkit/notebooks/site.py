@@ -3,7 +3,7 @@
 A page asks for a notebook with ``notebook: true`` in its front matter (checked by
 :mod:`.checks`); the notebook is written from the program and result of that same build.
 
->>> from lessonkit.core.page import Page
+>>> from lessonkit.core.page import Origins, Page
 >>> page = Page.from_text("---\\ntitle: T\\nnotebook: true\\n---\\n# T\\n", "a/b.md", "docs/a/b.md")
 >>> wants_notebook(page), notebook_path(page)
 (True, 'a/b.ipynb')
@@ -19,7 +19,7 @@ import os
 import posixpath
 from pathlib import Path, PurePosixPath
 
-from lessonkit.core.page import Page
+from lessonkit.core.page import Origins, Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import key_line
 from lessonkit.execute.results import PageResult
@@ -40,13 +40,47 @@ def wants_notebook(page: Page) -> bool:
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes: beside the page, in the docs folder's terms (a notebook
-    lesson's own path: the reader downloads it as the build ran it).
+    """Where the notebook goes: beside the page, named after it, in the docs folder's terms. A
+    notebook lesson's own ``x.ipynb`` is its source (Zensical publishes it as it is), so what
+    the build ran is ``x.executed.ipynb`` on every host (a percent script's: ``x.ipynb``).
 
-    >>> notebook_path(Page.from_text("", "a/b.py")), notebook_path(Page.from_text("", "b.ipynb"))
-    ('a/b.ipynb', 'b.ipynb')
+    >>> notebook_path(Page.from_text("", "a/b.md")), notebook_path(_lesson("b.ipynb"))
+    ('a/b.ipynb', 'b.executed.ipynb')
+    >>> notebook_path(_lesson("a/b.py"))
+    'a/b.ipynb'
     """
-    return posixpath.splitext(page.path)[0] + ".ipynb"
+    stem = posixpath.splitext(page.path)[0]
+    own = page.origins is not None and page.file is not None and page.file.suffix == ".ipynb"
+    return stem + (".executed.ipynb" if own else ".ipynb")
+
+
+def download_name(page: Page) -> str:
+    """The name a reader's browser saves the page's notebook as (its ``download`` attribute).
+
+    >>> download_name(_lesson("a/b.ipynb")), download_name(Page.from_text("", "b.md"))
+    ('b.ipynb', 'b.ipynb')
+    """
+    return posixpath.basename(posixpath.splitext(page.path)[0]) + ".ipynb"
+
+
+def download_href(path: str, url: str) -> str:
+    """The link from the page at ``url`` (in the site, as hosts write it) to the file at
+    ``path`` (in the docs folder), as MkDocs makes a relative URL.
+
+    >>> download_href("a/b.executed.ipynb", "a/b/"), download_href("x.ipynb", "")
+    ('../b.executed.ipynb', 'x.ipynb')
+    >>> download_href("a/b.ipynb", "a/b.html")
+    'b.ipynb'
+    """
+    here = url if url.endswith("/") else posixpath.dirname(url)
+    return posixpath.relpath(path, here.rstrip("/") or ".")
+
+
+def _lesson(source: str) -> Page:
+    """A notebook lesson read from ``source`` (for the examples above)."""
+    page = Page.from_text("", posixpath.splitext(source)[0] + ".md", file=Path(source))
+    page.origins = Origins(((1, 0),))
+    return page
 
 
 def download_html(href: str, name: str) -> str:

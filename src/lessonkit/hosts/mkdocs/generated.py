@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import unescape
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
@@ -22,11 +22,11 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
-from lessonkit.hosts.mkdocs.notebook_pages import download_uri
 from lessonkit.hosts.standalone.manifest import prepared_files
 from lessonkit.notebooks.site import (
     clash,
     download_html,
+    download_name,
     notebook_path,
     page_notebook_bytes,
     wants_notebook,
@@ -132,10 +132,7 @@ class Notebooks:
         if not wants_notebook(lesson):
             return
         name = notebook_path(lesson)
-        if name == lesson.path:  # a notebook lesson: its download has the page's own name
-            notebook = File.generated(config, download_uri(name), content=b"")
-            notebook.dest_uri = name
-        elif files.get_file_from_path(name):
+        if files.get_file_from_path(name):
             raise LessonError([clash(lesson)])
         else:
             notebook = File.generated(config, name, content=b"")
@@ -163,7 +160,7 @@ class Notebooks:
         if not found or found[0].origins is None:
             return html
         url = get_relative_url(found[1].url, page.url)
-        return html + download_html(url, PurePosixPath(found[1].dest_uri).name)
+        return html + download_html(url, download_name(found[0]))
 
 
 def place_after_content(output: str, content: str, html: str, page: MkDocsPage) -> str:

@@ -1,66 +1,70 @@
-"""Notebook lessons under MkDocs: an ``.ipynb`` (or jupytext percent ``.py``) in the docs is a
-documentation page (``embeddings.ipynb`` -> ``embeddings/``, listed in ``nav`` by its file name).
+"""Notebook lessons under MkDocs: ``embeddings.ipynb`` (or a jupytext percent ``.py``) in the
+docs is the page ``embeddings.md`` (:mod:`lessonkit.notebooks.pages`), which ``nav`` and links
+name, as on every host.
 
-MkDocs decides which files are pages by their suffix (``File.is_documentation_page``); each
-notebook's ``File`` is replaced by a :class:`NotebookFile` that is one, before MkDocs makes its
-pages and nav. Its edit link is the notebook. The plugin hands MkDocs the Markdown the notebook
-stands for (:mod:`lessonkit.notebooks.lesson`) in ``on_page_read_source``.
+Each notebook's ``File`` is replaced by a :class:`NotebookFile`: the documentation page
+``embeddings.md`` read from the notebook (``abs_src_path``), whose edit link is the notebook,
+before MkDocs makes its pages and nav. The plugin hands MkDocs the Markdown the notebook stands
+for (:mod:`lessonkit.notebooks.lesson`) in ``on_page_read_source``. The notebook itself is not
+published: its page offers what the build ran for download.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, file_sort_key
 
-from lessonkit.core.problems import LessonError, Problem
-from lessonkit.notebooks.lesson import is_notebook
+from lessonkit.core.problems import LessonError
+from lessonkit.notebooks.lesson import is_notebook, page_path
+from lessonkit.notebooks.pages import nav_problems, two_sources
+from lessonkit.path import nav_order
 
 
 class NotebookFile(File):
-    """A notebook in the docs that is a page, not a file to copy."""
+    """The page a notebook lesson is: ``x.md``, read from ``x.ipynb``."""
 
-    def is_documentation_page(self) -> bool:
-        return True
-
-
-def adopt_notebooks(files: Files, where: Callable[[File], str]) -> None:
-    """Make each notebook lesson of ``files`` a documentation page; LessonError (naming files
-    as ``where`` does) when two sources would be one page (``a.md`` and ``a.ipynb``, or a
-    jupytext pair both in the docs)."""
-    pages = {f.dest_uri: f.src_uri for f in files.documentation_pages()}
-    problems = []
-    for file in list(files):
-        source = file.abs_src_path
-        if not file.src_uri.endswith((".ipynb", ".py")) or file.generated_by or not source:
-            continue
-        if not is_notebook(Path(source)):
-            continue
-        page = NotebookFile(
-            file.src_uri,
+    @classmethod
+    def of(cls, file: File) -> NotebookFile:
+        page = cls(
+            page_path(file.src_uri),
             file.src_dir,
             file.dest_dir,
             file.use_directory_urls,
             inclusion=file.inclusion,
         )
-        if other := pages.get(page.dest_uri):
-            message = f"{file.src_uri} and {other} would both be the page {page.url}"
-            hint = "keep one of them in the docs (a jupytext pair: keep the .ipynb outside docs/)"
-            problems.append(Problem(message, hint=hint, path=where(file)))
+        page.abs_src_path = file.abs_src_path
+        page.edit_uri = file.src_uri
+        return page
+
+
+def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None) -> None:
+    """Make each notebook lesson of ``files`` the page it stands for; LessonError (naming files
+    as ``where`` does) when two sources would be one page (``a.md`` and ``a.ipynb``, or a
+    jupytext pair both in the docs), or when ``nav`` names a notebook instead of its page."""
+    pages = {f.src_uri: f for f in files.documentation_pages()}
+    problems, adopted = [], {}
+    for file in sorted(files, key=lambda f: f.src_uri):
+        source = file.abs_src_path
+        if not file.src_uri.endswith((".ipynb", ".py")) or file.generated_by or not source:
             continue
-        pages[page.dest_uri] = file.src_uri
+        if not is_notebook(Path(source)):
+            continue
+        page = NotebookFile.of(file)
+        if other := pages.get(page.src_uri):
+            first = other.edit_uri or other.src_uri
+            problems.append(two_sources(file.src_uri, first, page.url, where(file)))
+            continue
+        pages[page.src_uri] = page
+        adopted[page.src_uri] = file.src_uri
         files.remove(file)
         files.append(page)
+    if adopted:  # in MkDocs' order, where the page's name puts it (the glossary's lists follow it)
+        for file in sorted(files, key=file_sort_key):
+            files.remove(file)
+            files.append(file)
+    problems += nav_problems((entry for entry, _ in nav_order(nav)), adopted)
     if problems:
         raise LessonError(problems)
-
-
-def download_uri(src_uri: str) -> str:
-    """The name a notebook lesson's download goes by among MkDocs' files (its own name is the
-    page's); it is written to the site at the notebook's path.
-
-    >>> download_uri("a/embeddings.ipynb")
-    'a/embeddings.ipynb (executed)'
-    """
-    return f"{src_uri} (executed)"

@@ -81,7 +81,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here again
         add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
-            adopt_notebooks(files, self._where)  # notebook lessons become pages
+            adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
         for file in files.documentation_pages():
             if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, Notebook)):
                 with reported():

@@ -3,8 +3,9 @@
 ``docs/.lessonkit-prepared.json`` lists the files ``lessonkit prepare`` wrote (with their
 sha256: the next run removes one that is no longer made, the MkDocs plugin and ``lessonkit
 check`` leave them out), a digest of every page's HTML (it changes when a result does, so a
-host that watches the docs converts its pages again) and the learner's path
-(:func:`lessonkit.path.path_record`), whose data every page then carries. Reading it is cheap:
+host that watches the docs converts its pages again), the learner's path
+(:func:`lessonkit.path.path_record`), whose data every page then carries, and the notebook
+lesson each page it wrote stands for (``embeddings.md``: ``embeddings.ipynb``). Reading it is cheap:
 no Markdown, no YAML.
 """
 
@@ -39,6 +40,13 @@ def prepared_files(docs_dir: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
 
 
+def prepared_notebooks(docs_dir: Path) -> dict[str, str]:
+    """The pages the last ``lessonkit prepare`` wrote for notebook lessons: page -> notebook
+    (``embeddings.md`` -> ``embeddings.ipynb``, in ``docs_dir``)."""
+    found = _manifest(docs_dir).get("notebooks")
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
 def prepared_path(docs_dir: Path) -> dict[str, Any] | None:
     """The learner's path as the last ``lessonkit prepare`` found it
     (:func:`lessonkit.path.path_record`), or None when the site has none."""
@@ -50,17 +58,20 @@ def write_manifest(
     outputs: Mapping[str, bytes],
     pages: Mapping[str, str],
     path: Mapping[str, Any] | None,
+    notebooks: Mapping[str, str] | None = None,
 ) -> bool:
     """Write the manifest when it changes (then True), its mtime at least a second past the last
     one's: a host that notes files by whole seconds (Zensical) sees each change."""
     manifest = {
         "about": "Written by `lessonkit prepare`: the files it made in this folder (git-ignore "
         "them and this file). `pages` changes when a page's HTML does; `path` is the learner's "
-        "path, whose data every page carries.",
+        "path, whose data every page carries; `notebooks` the notebook lesson each page written "
+        "here stands for.",
         "lessonkit": __version__,
         "files": {name: sha256(data) for name, data in sorted(outputs.items())},
         "pages": sha256(json.dumps(pages, sort_keys=True).encode()),
         "path": path,
+        "notebooks": dict(sorted((notebooks or {}).items())),
     }
     data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     file = docs / MANIFEST

@@ -12,7 +12,8 @@ The MkDocs plugin maps MkDocs' events onto the features (:mod:`lessonkit.hosts.m
 - figures leave the HTML while a host's search indexes it; once converted, they come back and
   the "Report a mistake" box goes right after the content, then the learner's path's data for
   the progress script (:mod:`lessonkit.path`: the home page also links to the print page, and
-  the print page, made by ``lessonkit prepare``, is shown as it was made).
+  the print page, made by ``lessonkit prepare``, is shown as it was made); a notebook lesson's
+  page ends with the download of what its build ran, as under MkDocs.
 
 A problem a feature finds while converting (Python-Markdown keeps no line numbers) is placed in
 the lesson's file, as the MkDocs plugin places it.
@@ -36,6 +37,7 @@ from lessonkit.execute import figure_slots
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.standalone.site import Site
+from lessonkit.notebooks.site import download_href, download_html, download_name, notebook_path
 from lessonkit.path import HOME, PRINT_PAGE, home_link, made_html, progress_script, root_of
 from lessonkit.report.links import aside_html, page_report, token_headings
 
@@ -151,6 +153,10 @@ class LessonPage(Extension):
         figures = md.treeprocessors["lessonkit_cut_figures"].figures
         if figures:
             html = figure_slots.restore(html, figures, self.lesson.where)
+        lesson = self.lesson
+        if lesson.origins is not None and self.is_lesson:  # a notebook lesson: what the build ran
+            href = download_href(notebook_path(lesson), self.url)
+            html += download_html(href, download_name(lesson))
         self.content = html
         config = self.site.config
         if config.repo_url:
@@ -186,7 +192,8 @@ class _PagePreprocessor(Preprocessor):
         page, lesson = self.page, self.page.lesson
         if not page.is_lesson:
             return lines
-        body = as_written("\n".join(lines), lesson)
+        given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
+        body = lesson.body if lesson.origins is not None else as_written(given, lesson)
         page.as_written = body is lesson.body
         final = body + resources.section(lesson)
         if lesson.path == HOME and PRINT_PAGE in page.generated:  # the path has a print page

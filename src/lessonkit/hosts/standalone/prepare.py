@@ -11,7 +11,9 @@ does what the MkDocs plugin does around the pages:
   :mod:`.records`), though its checks run;
 - writes into the docs folder, only where the content changed: the glossary page with its
   "used on" lists, the learner's path's print page (:mod:`lessonkit.path`), each
-  ``notebook: true`` page's ``.ipynb``, lessonkit's CSS and JS;
+  ``notebook: true`` page's ``.ipynb``, the page ``x.md`` each notebook lesson ``x.ipynb`` is
+  (:mod:`lessonkit.notebooks.pages`; Zensical makes pages of ``.md`` files only) with its
+  executed notebook, lessonkit's CSS and JS;
 - records them in a manifest (:mod:`.manifest`, with the path's data every page carries): the
   next run removes an output that is no longer made, the MkDocs plugin leaves them alone (it
   makes its own), and the manifest's digest of every page's HTML changes when a result does. A
@@ -58,7 +60,7 @@ from lessonkit.hosts.standalone.records import (
     result_digest,
 )
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
-from lessonkit.notebooks.lesson import lesson_files
+from lessonkit.notebooks.pages import lesson_pages, nav_problems
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.path import (
     PRINT_PAGE,
@@ -89,25 +91,14 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         message = "the docs folder is not watched: a page would keep a stale result"
         hint = f"add {docs} to watch: in mkdocs.yml (lessonkit prepare notes each new result there)"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
-    problems += notebook_lessons(config)
+    pages, _ = lesson_pages(config.docs_dir, prepared_files(config.docs_dir))
+    problems += nav_problems((entry for entry, _ in config.nav), pages)
     if prepared and not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
         hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
         hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
     return problems
-
-
-def notebook_lessons(config: SiteConfig) -> list[Problem]:
-    """An error for each notebook lesson in the docs (not a download this step wrote): Zensical
-    0.0.57 makes pages of Markdown files only (a nav entry ``x.ipynb`` links to the file, copied
-    as it is), so the lesson would be no page at all."""
-    docs, made = config.docs_dir, set(prepared_files(config.docs_dir))
-    found = (p.relative_to(docs).as_posix() for p in lesson_files(docs) if p.suffix != ".md")
-    message = "a notebook lesson is no page under Zensical: it makes pages of .md files only"
-    hint = "build the site with MkDocs or ProperDocs, or write the lesson in Markdown"
-    where = [os.path.relpath(docs / p, config.root) for p in found if p not in made]
-    return [Problem(message, hint=hint, path=path) for path in where]
 
 
 def _watched(config: SiteConfig) -> bool:
@@ -156,7 +147,10 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
-    lessons = _read_all(site, _page_paths(docs, old), outcome)
+    pages, problems = lesson_pages(docs, old, where=site.where, url=config.page_url)
+    outcome.problems += problems
+    site.sources = {page: source for page, source in pages.items() if page != source}
+    lessons = _read_all(site, sorted(pages, key=page_order), outcome)
     outcome.pages = len(lessons)
     engine = site.engine
     if engine:
@@ -185,8 +179,8 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
         return outcome
     converter.records.save()
     _write(docs, outputs, old, outcome)
-    pages = {path: sha256(page.html.encode()) for path, page in sorted(converted.items())}
-    if write_manifest(docs, outputs, pages, record):
+    html = {path: sha256(page.html.encode()) for path, page in sorted(converted.items())}
+    if write_manifest(docs, outputs, html, record, site.sources):
         outcome.written.append(MANIFEST)
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
         site.close(prune=True)
@@ -292,15 +286,6 @@ def _print_page(
     return print_page_file(html).encode(), path_record(lessons, print_url)
 
 
-def _page_paths(docs: Path, generated: Iterable[str]) -> list[str]:
-    """Every Markdown page in the docs folder (not hidden, not one this step wrote), in the
-    order MkDocs lists them (the glossary's "used on" lists follow it)."""
-    skip = set(generated)
-    paths = (p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
-    shown = (p for p in paths if p not in skip and not any(s.startswith(".") for s in p.split("/")))
-    return sorted(shown, key=page_order)
-
-
 def _read_all(site: Site, paths: list[str], outcome: Outcome) -> list[Lesson]:
     lessons = []
     for path in paths:
@@ -331,6 +316,8 @@ def _outputs(
     if site.glossary:
         outputs[site.glossary.page] = _glossary_page(site, converted, outcome)
     for lesson in lessons:
+        if lesson.path in site.sources:  # a notebook lesson: the page Zensical makes of it
+            outputs[lesson.path] = lesson.text.encode()
         if not wants_notebook(lesson) or lesson.path not in converted:
             continue
         name = notebook_path(lesson)
@@ -403,9 +390,10 @@ def _write(
         outcome.written.append(name)
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
-        if path.is_file():
-            path.unlink()
-            outcome.removed.append(name)
+        with suppress(OSError):  # only as written: a file of the site's own in its place stays
+            if sha256(path.read_bytes()) == old[name]:
+                path.unlink()
+                outcome.removed.append(name)
         with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
             for parent in path.relative_to(docs).parents[:-1]:
                 (docs / parent).rmdir()

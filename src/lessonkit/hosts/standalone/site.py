@@ -33,6 +33,7 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import extension_name
+from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path import nav_order
 
 _LINK = re.compile(r'(\s(?:href|src))="([^"]*)"')
@@ -183,6 +184,8 @@ class Site:
         settings = config.settings
         self.glossary = SiteGlossary.of_site(settings, config.docs_dir, config.root)
         self.engine: Engine | None = None
+        self.sources: dict[str, str] = {}
+        """The notebook each notebook lesson's page is read from (``a.md`` -> ``a.ipynb``)."""
         if settings.execute:
             self.engine = site_engine(settings, config.root, config.docs_dir, config.site_dir)
 
@@ -192,8 +195,10 @@ class Site:
         return os.path.relpath(self.config.docs_dir / path, self.config.root)
 
     def read(self, path: str) -> Lesson:
-        """The page at ``path`` in the docs folder; LessonError if it cannot be read."""
-        return Lesson.read(self.config.docs_dir / path, path, self.where(path))
+        """The page at ``path`` in the docs folder (a notebook lesson's page: from its notebook,
+        :attr:`sources`); LessonError if it cannot be read."""
+        source = self.sources.get(path, path)
+        return read_lesson(self.config.docs_dir / source, path, self.where(source))
 
     def check(self, lesson: Lesson, generated: Iterable[str] = ()) -> list[Problem]:
         """The check recipe on ``lesson``; ``generated``: pages that exist only once made."""

@@ -5,7 +5,9 @@ plugin. It converts each page with a new ``Markdown``, in one process, one page 
 extension reads which page it is (:mod:`.context`, the one place that touches Zensical's
 private API), keeps the site's state for the process (:data:`_SITES`: the engine, its workers
 and cache, the glossary), and adds every lessonkit feature of the page
-(:class:`~lessonkit.hosts.standalone.page.LessonPage`, with the learner's path's data). The
+(:class:`~lessonkit.hosts.standalone.page.LessonPage`, with the learner's path's data). A page
+``lessonkit prepare`` wrote for a notebook lesson is read from its notebook (the manifest says
+which), so its problems name the notebook's cells. The
 site-level outputs (the glossary page, the print page, notebooks, lessonkit's CSS and JS, the
 path's data) come from ``lessonkit prepare``, run before
 ``zensical build`` (:mod:`lessonkit.hosts.standalone.prepare`).
@@ -29,7 +31,11 @@ from markdown import Extension, Markdown
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
-from lessonkit.hosts.standalone.manifest import prepared_files, prepared_path
+from lessonkit.hosts.standalone.manifest import (
+    prepared_files,
+    prepared_notebooks,
+    prepared_path,
+)
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.prepare import host_problems
 from lessonkit.hosts.standalone.site import Site, SiteConfig
@@ -53,9 +59,11 @@ class ZensicalExtension(Extension):
         if context is None:
             return
         site = _site(context)
-        lesson = site.read(context.path)
         docs = site.config.docs_dir
-        generated, path = prepared_files(docs), prepared_path(docs)
+        site.sources = prepared_notebooks(docs)  # a notebook lesson's page: read its notebook
+        lesson = site.read(context.path)
+        generated = [name for name in prepared_files(docs) if name not in site.sources]
+        path = prepared_path(docs)
         page = LessonPage(site, lesson, context.url, generated=generated, path=path, warn=_log)
         md.registerExtensions([page], {})
         _CONVERTED[site.config.root] = _CONVERTED.get(site.config.root, 0) + 1
