@@ -59,8 +59,11 @@ def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary
     files.append(page)
 
 
-def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
-    """Fill the converted glossary page's "used on" lists; return the unused-term warnings."""
+def finish_glossary_page(
+    files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]] | None = None
+) -> list[Problem]:
+    """Fill the converted glossary page's "used on" lists; return the unused-term warnings
+    (``terms``: how to find the term ids in a page's HTML, see ``pages_by_term``)."""
     file = files.get_file_from_path(glossary.page)
     page = file.page if file else None
     pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
@@ -68,7 +71,7 @@ def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
     here = page.url if page else ""
     content = (page.content if page else None) or ""
     html, unused = finish_page(
-        glossary.glossary, content, shown, lambda url: get_relative_url(url, here)
+        glossary.glossary, content, shown, lambda url: get_relative_url(url, here), terms
     )
     if page and content:
         page.content = html

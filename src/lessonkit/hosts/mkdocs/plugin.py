@@ -8,6 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -38,6 +39,7 @@ from lessonkit.hosts.mkdocs.generated import (
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.serve import Preview, watch_modules
 from lessonkit.path import PRINT_PAGE
 from lessonkit.path.printpage import HOME, home_link
 
@@ -45,9 +47,11 @@ from lessonkit.path.printpage import HOME, home_link
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     engine: Engine | None = None
     serving = False
+    preview = Preview(active=False)  # a full build
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"  # defining on_startup keeps warm workers across serves
+        self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
 
     def on_shutdown(self) -> None:
         self._close_engine()
@@ -64,7 +68,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.settings.execute:
             docs, site = Path(config.docs_dir), Path(config.site_dir)
             self.engine = self.engine or site_engine(self.settings, self.root, docs, site)
-            self.engine.forget()
+            self.engine.forget(keep_current=self.preview.active)
             self.engine.warm_up_if_cold()
             self.execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self.execute)
@@ -77,6 +81,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here again
         add_assets(files, config, self.settings.assets_dir.strip("/"))
+        self.preview.mark_stale(files, config, self.engine, self.glossary)
         for file in files.documentation_pages():
             if file.abs_src_path and file.src_uri.endswith(".md"):
                 with reported():
@@ -137,9 +142,11 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         with reported():
             if self.engine:
                 self.deferred.convert(config, files, self.execute.prepare)
+            self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
-            report(finish_glossary_page(files, self.glossary), self.glossary.unused)
+            unused = finish_glossary_page(files, self.glossary, self.preview.terms)
+            report(unused, self.glossary.unused)
         words = self.glossary.page if self.glossary else None  # the path's pages, the print page
         self.path_lessons = finish_path(files, config, self.path, words, self.figures)
         return env
@@ -152,7 +159,13 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
+    def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder, **_):
+        watch_modules(server, self.engine)  # a lab edit rebuilds the pages that import it
+        return server
+
+    @event_priority(-100)  # last: the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.preview.finish(config.site_dir)
         if self.engine:  # what ran, and what came from the cache (the benchmark reads it too)
             log.info(f"lessonkit: {self.engine.executed} page(s) ran, the rest came from cache")
         if not self.serving:  # a whole build: the cache keeps what it used, and no more
@@ -164,7 +177,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now, so pages run while others render."""
-        lesson = Lesson.read(Path(file.abs_src_path or ""), file.src_uri, self._where(file))
+        path, where = Path(file.abs_src_path or ""), self._where(file)
+        lesson = self.preview.read(file, lambda: Lesson.read(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
         with suppress(LessonError):  # wrong block options: reported by the page's checks
             if self.engine and lesson.program.steps:

@@ -1,0 +1,277 @@
+"""The fast preview: ``mkdocs serve --dirty``, where a rebuild converts only what changed.
+
+MkDocs' dirty rebuild reads and converts a page only when its file is newer than its output
+(``File.is_modified``); the pages it skips keep their old HTML on disk, but this run knows
+nothing of them. What lessonkit computes from every page (the glossary's "used on" lists and
+unused terms, the learner's path and its print page, notebooks) would then see one page.
+:class:`Preview` remembers, per page, what the last build that converted it made, puts it back
+for the pages this run skips, and decides which skipped pages must be converted after all:
+
+- a page whose code result no longer holds (a lab module it imports changed, or a data file it
+  reads): its Markdown did not change, its numbers did;
+- every page, when ``mkdocs.yml`` or the glossary changed (each page's tooltips come from it);
+- a page it has no memory of (the first build, a build that failed before the page was kept).
+
+A page deleted or renamed drops out of the memory, and its old output out of the served site.
+The search index the search plugin writes holds only the pages converted in this run (Material
+keeps the previous entries, but only for one page): :meth:`Preview.finish` rewrites it from this
+run's entries for converted pages and the remembered ones for the others. A full build uses
+none of this (:attr:`Preview.active` is False) and stays the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import BytecodeCache, Environment
+from jinja2.bccache import Bucket
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.structure.files import File, Files
+
+from lessonkit.core.page import Page as Lesson
+from lessonkit.core.problems import LessonError
+from lessonkit.execute.engine import Engine
+from lessonkit.execute.program import Program
+from lessonkit.glossary.page import used_term_ids
+from lessonkit.glossary.site import SiteGlossary
+
+Stamp = tuple[int, int] | None
+
+DIRTY_WARNING = "A 'dirty' build is being performed"
+"""The start of the warning MkDocs logs on every dirty build (which alone fails ``--strict``)."""
+
+
+def stamp(path: str | Path | None) -> Stamp:
+    """A file's modification time and size, or None when it is missing."""
+    try:
+        info = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size) if info else None
+
+
+class _DirtyNotice(logging.Filter):
+    """MkDocs' dirty-build warning, as information: lessonkit makes the dirty build right."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and str(record.msg).startswith(DIRTY_WARNING):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+@dataclass(frozen=True)
+class _Converted:
+    """What a build made of one page: enough to stand in for it when it is not converted."""
+
+    title: str | None
+    content: str
+    figures: list
+    dest: str
+
+
+class TermIds:
+    """:func:`used_term_ids`, remembered per page HTML (a page that was not converted again
+    hands back the same HTML, so its terms are not parsed again)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, list[str]] = {}
+        self._asked: dict[str, list[str]] = {}
+
+    def __call__(self, html: str) -> list[str]:
+        ids = self._ids.get(html)
+        if ids is None:
+            ids = used_term_ids(html)
+        self._asked[html] = ids
+        return ids
+
+    def next_build(self) -> None:
+        """Keep only the HTML asked for in the build that just ended."""
+        self._ids, self._asked = self._asked, {}
+
+
+class _Templates(BytecodeCache):
+    """The theme's compiled templates, kept across rebuilds (MkDocs makes a new Jinja
+    environment for each, which compiles every template again: a third of a rebuild). Jinja
+    checks each entry against its template's source, so an edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if (code := self._code.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+class Preview:
+    """What a dirty rebuild cannot see, remembered across ``mkdocs serve`` rebuilds."""
+
+    def __init__(self, *, active: bool) -> None:
+        self.active = active
+        self.terms: Callable[[str], list[str]] = TermIds() if active else used_term_ids
+        self._lessons: dict[str, tuple[Stamp, Lesson]] = {}
+        self._pages: dict[str, _Converted] = {}
+        self._inputs: tuple[Stamp, ...] | None = None
+        self._search: dict[str, list[dict]] = {}
+        self._converted: list[str] = []
+        """The URLs of the pages converted in this run (set in :meth:`restore`)."""
+        self._urls: list[str] = []
+        self._templates = _Templates()
+        if active:
+            logging.getLogger("mkdocs.commands.build").addFilter(_DirtyNotice())
+
+    def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
+        """The page's lesson: the one read before when its file did not change, else ``read()``."""
+        if not self.active:
+            return read()
+        now = stamp(file.abs_src_path)
+        if (known := self._lessons.get(file.src_uri)) and known[0] == now:
+            return known[1]
+        lesson = read()
+        self._lessons[file.src_uri] = (now, lesson)
+        return lesson
+
+    def mark_stale(
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        engine: Engine | None,
+        glossary: SiteGlossary | None,
+    ) -> None:
+        """Make MkDocs convert the pages a dirty rebuild would skip but must convert (see the
+        module's docstring); drop the pages that are gone. Call before the pages are read."""
+        if not self.active:
+            return
+        docs = Path(config.docs_dir)
+        inputs = [config.config_file_path, docs / glossary.source if glossary else None]
+        pages = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path}
+        for src_uri in set(self._pages) - set(pages):  # deleted or renamed: gone from the site
+            gone = self._pages.pop(src_uri).dest
+            if not any(f.abs_dest_path == gone for f in pages.values()) and os.path.isfile(gone):
+                os.remove(gone)
+        for src_uri in set(self._lessons) - set(pages):
+            del self._lessons[src_uri]
+        now = tuple(stamp(path) for path in inputs)
+        every, self._inputs = now != self._inputs, now
+        for src_uri, file in pages.items():
+            known = self._lessons.get(src_uri)
+            fresh = known and known[0] == stamp(file.abs_src_path)
+            program = _program(known[1]) if fresh and known else None
+            ran = not (program and program.steps) or (engine is not None and engine.ran(program))
+            if every or src_uri not in self._pages or (fresh and not ran):
+                _modified(file)
+
+    def restore(self, env: Environment, files: Files, figures: dict[str, list]) -> None:
+        """Remember the pages converted in this run; put back what the others made last time
+        (their content, title and figures), so that every feature sees the whole site. The
+        theme's templates (``env``) come compiled from the last run."""
+        if not self.active:
+            return
+        env.bytecode_cache = self._templates
+        self._converted, self._urls = [], []
+        for file in files.documentation_pages():
+            page = file.page
+            if page is None or not file.abs_src_path:  # generated: converted in every run
+                continue
+            self._urls.append(page.url)
+            if page.content is not None:
+                self._converted.append(page.url)
+                found = figures.get(file.src_uri, [])
+                self._pages[file.src_uri] = _Converted(
+                    page.title, page.content, found, file.abs_dest_path
+                )
+            elif known := self._pages.get(file.src_uri):
+                page.content, page.title = known.content, known.title
+                figures[file.src_uri] = known.figures
+
+    def finish(self, site_dir: str) -> None:
+        """After the build: the search index again whole (see the module's docstring)."""
+        if not self.active:
+            return
+        if isinstance(self.terms, TermIds):
+            self.terms.next_build()
+        path = Path(site_dir) / "search" / "search_index.json"
+        try:
+            index = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # no search plugin, or not one whose index lessonkit knows
+        if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
+            return
+        merged = merge_search(index["docs"], self._urls, self._converted, self._search)
+        if merged is not None:
+            index["docs"] = merged
+            text = json.dumps(index, separators=(",", ":"), default=str)
+            path.write_text(text, encoding="utf-8")
+
+
+def merge_search(
+    entries: list[dict],
+    urls: list[str],
+    converted: list[str],
+    remembered: dict[str, list[dict]],
+) -> list[dict] | None:
+    """The index entries of every page in ``urls`` order: this run's for the ``converted``
+    pages, ``remembered`` ones for the others; the rest of ``entries`` (pages lessonkit does
+    not track: generated ones) after them. None when nothing needs rewriting (every page was
+    converted). ``remembered`` is updated with this run's entries.
+
+    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}]}
+    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"},
+    ...        {"location": "a/", "text": "new a"}, {"location": "a/#x", "text": "new x"},
+    ...        {"location": "glossary/"}]
+    >>> [e["location"] for e in merge_search(new, ["a/", "b/"], ["a/"], old)]
+    ['a/', 'a/#x', 'b/', 'glossary/']
+    >>> [e.get("text") for e in old["a/"]]
+    ['new a', 'new x']
+    """
+    known, fresh, others = set(urls), set(converted), []
+    ran: dict[str, list[dict]] = {url: [] for url in converted}
+    for entry in entries:
+        url = str(entry.get("location", "")).split("#", 1)[0]
+        if url in fresh:
+            ran[url].append(entry)
+        elif url not in known:
+            others.append(entry)
+    for url in converted:  # a page's own entries are the last ones for it (Material appends)
+        remembered[url] = _last_run(ran[url])
+    for url in set(remembered) - known:
+        del remembered[url]
+    if fresh == known:
+        return None
+    return [entry for url in urls for entry in remembered.get(url, [])] + others
+
+
+def _last_run(entries: list[dict]) -> list[dict]:
+    """A page's entries from this run: from its last page-level entry (no ``#``) on."""
+    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
+    return entries[starts[-1] :] if starts else entries
+
+
+def _program(lesson: Lesson) -> Program | None:
+    try:
+        return lesson.program
+    except LessonError:  # wrong block options: its checks report them when it is converted
+        return None
+
+
+def _modified(file: File) -> None:
+    """Make MkDocs take ``file`` for modified: its output older than its source."""
+    if os.path.isfile(file.abs_dest_path):
+        os.utime(file.abs_dest_path, (0, 0))
+
+
+def watch_modules(server: LiveReloadServer, engine: Engine | None) -> None:
+    """Watch the folder of each module the pages' code imported (the lab, a site's own
+    modules), so that saving one rebuilds; only the pages that import it run again."""
+    for folder in sorted(
+        {os.path.dirname(path) for path in engine.module_sources()} if engine else ()
+    ):
+        server.watch(folder, recursive=False)
