@@ -133,7 +133,7 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
 
     (docs / "a.md").write_text(PAGE.format(name="A", word="second", code=CODE))
     server.serves("a/", "second Text")
-    assert "Reloading browsers" in server.output
+    server.wait_for(lambda: "Reloading browsers" in server.output, "reload")
     glossary = server.get("glossary/")  # only a.md was converted: b.md's use is remembered
     assert re.search(r"Used on: <a [^>]*>Page A</a>, <a [^>]*>Page B</a>", glossary), glossary
     index = json.loads(server.get("search/search_index.json"))
@@ -150,7 +150,7 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
     broken = PAGE.format(name="A", word="third", code="\n```python exec\n1 / 0\n```\n")
     (docs / "a.md").write_text(broken)
     server.wait_for(lambda: "docs/a.md:11:" in server.output, "the error's file and line")
-    assert "ZeroDivisionError" in server.output
+    server.wait_for(lambda: "ZeroDivisionError" in server.output, "the error")
     assert server.process.poll() is None, "the server stays up"
 
     (docs / "a.md").write_text(PAGE.format(name="A", word="fourth", code=""))

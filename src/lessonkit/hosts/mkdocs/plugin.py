@@ -15,8 +15,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from lessonkit import resources
-from lessonkit.checks.markdown_setup import MarkdownSetup
-from lessonkit.checks.recipe import Context, check_page
+from lessonkit.checks.recipe import check_page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
@@ -25,7 +24,13 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import SiteGlossary, resolve_links
-from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
+from lessonkit.hosts.mkdocs.checks import site_context
+from lessonkit.hosts.mkdocs.config import (
+    LessonkitConfig,
+    add_missing_extensions,
+    link_assets,
+    settings,
+)
 from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
@@ -40,7 +45,6 @@ from lessonkit.hosts.mkdocs.generated import (
 )
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.serve import Preview, watch_modules
-from lessonkit.path import PRINT_PAGE
 from lessonkit.path.printpage import HOME, home_link
 
 
@@ -61,10 +65,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.notebooks, self.deferred = Notebooks(), Deferred()
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
-        base = self.settings.assets_dir.strip("/")
-        for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
-            if f"{base}/lessonkit.{kind}" not in assets:  # a site may list them (for Zensical)
-                assets.append(f"{base}/lessonkit.{kind}")
+        link_assets(config, self.settings.assets_dir.strip("/"))
         if self.settings.execute:
             docs, site = Path(config.docs_dir), Path(config.site_dir)
             self.engine = self.engine or site_engine(self.settings, self.root, docs, site)
@@ -90,21 +91,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
-        docs = Path(config.docs_dir)
-        known = [docs / f.src_uri for f in files.documentation_pages()]
-        terms = self.glossary and self.glossary.glossary
-        markdown = MarkdownSetup.of(config.markdown_extensions, config.mdx_configs)
-        made = frozenset([PRINT_PAGE] if self.path else [])  # generated: links to it are valid
-        self.context = Context(
-            docs,
-            terms,
-            known_pages=known,
-            virtual_pages=made,
-            settings=self.settings,
-            markdown=markdown,
+        self.context = site_context(
+            files, config, self.settings, self.glossary, printed=bool(self.path), engine=self.engine
         )
-        if self.engine:
-            self.context.ran = self.engine.ran
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:

@@ -9,6 +9,8 @@ for the pages this run skips, and decides which skipped pages must be converted 
 
 - a page whose code result no longer holds (a lab module it imports changed, or a data file it
   reads): its Markdown did not change, its numbers did;
+- a page whose file changed since it was read (MkDocs compares modification times, which a
+  save in the same clock tick as the page's output does not change);
 - every page, when ``mkdocs.yml`` or the glossary changed (each page's tooltips come from it);
 - a page it has no memory of (the first build, a build that failed before the page was kept).
 
@@ -163,11 +165,11 @@ class Preview:
         every, self._inputs = now != self._inputs, now
         for src_uri, file in pages.items():
             known = self._lessons.get(src_uri)
-            fresh = known and known[0] == stamp(file.abs_src_path)
-            program = _program(known[1]) if fresh and known else None
+            edited = known is not None and known[0] != stamp(file.abs_src_path)
+            program = _program(known[1]) if known and not edited else None
             ran = not (program and program.steps) or (engine is not None and engine.ran(program))
-            if every or src_uri not in self._pages or (fresh and not ran):
-                _modified(file)
+            if every or edited or not ran or src_uri not in self._pages:
+                _modified(file)  # edited: MkDocs' mtime test misses a save in its output's tick
 
     def restore(self, env: Environment, files: Files, figures: dict[str, list]) -> None:
         """Remember the pages converted in this run; put back what the others made last time
