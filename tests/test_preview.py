@@ -1,7 +1,7 @@
-"""The fast preview, ``mkdocs serve --dirty`` with ``strict``, on a small site: a saved edit is
-served updated, a broken one shows its ``file:line`` and the server stays up, the glossary and
-the search index stay whole although only the edited page is converted, and a lab edit re-runs
-(and converts again) only the page whose code imports the module."""
+"""The fast preview, ``mkdocs serve --dirty`` (and ProperDocs') with ``strict``, on a small
+site: a saved edit is served updated, a broken one shows its ``file:line`` and the server stays
+up, the glossary and the search index stay whole although only the edited page is converted,
+and a lab edit re-runs (and converts again) only the page whose code imports the module."""
 
 from __future__ import annotations
 
@@ -54,13 +54,14 @@ plugins:
 class Server:
     """``mkdocs serve --dirty`` on a free port, its output collected line by line."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, host: str) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}/"
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-a", f"127.0.0.1:{port}"]
+        command = [sys.executable, "-m", host, "serve", "--dirty", "-f", "mkdocs.yml"]
+        command += ["-a", f"127.0.0.1:{port}"]
         self.process = subprocess.Popen(
             command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
@@ -114,9 +115,9 @@ def site(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.fixture
-def server(site: Path) -> Iterator[Server]:
-    running = Server(site)
+@pytest.fixture(params=["mkdocs", "properdocs"])
+def server(site: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
+    running = Server(site, request.param)
     try:
         running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
         yield running

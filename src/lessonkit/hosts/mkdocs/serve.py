@@ -128,7 +128,8 @@ class Preview:
         self._urls: list[str] = []
         self._templates = _Templates()
         if active:
-            logging.getLogger("mkdocs.commands.build").addFilter(_DirtyNotice())
+            for host in ("mkdocs", "properdocs"):
+                logging.getLogger(f"{host}.commands.build").addFilter(_DirtyNotice())
 
     def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
         """The page's lesson: the one read before when its file did not change, else ``read()``."""
