@@ -94,6 +94,10 @@ class Server:
     def serves(self, path: str, text: str) -> None:
         self.wait_for(lambda: text in self.get(path), f"{text!r} on {path}")
 
+    def search(self) -> list[dict]:
+        """The entries of the search index the site serves."""
+        return json.loads(self.get("search/search_index.json"))["docs"]
+
     def runs(self) -> int:
         """How many pages ran since the server started (the plugin logs it after each build)."""
         counts = re.findall(r"lessonkit: (\d+) page\(s\) ran", self.output)
@@ -111,6 +115,7 @@ def site(tmp_path: Path) -> Path:
     (docs / "a.md").write_text(PAGE.format(name="A", word="first", code=CODE))
     other = '\n```python exec\nprint("value", 6 * 7)\n```\n'  # imports nothing of lib/
     (docs / "b.md").write_text(PAGE.format(name="B", word="other", code=other))
+    (docs / "c.md").write_text(PAGE.format(name="C", word="third", code=""))  # not in nav
     (docs / "glossary.yml").write_text("- term: token\n  definition: A piece of text.\n")
     return tmp_path
 
@@ -136,12 +141,22 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
     server.serves("a/", "second Text")
     server.wait_for(lambda: "Reloading browsers" in server.output, "reload")
     glossary = server.get("glossary/")  # only a.md was converted: b.md's use is remembered
-    assert re.search(r"Used on: <a [^>]*>Page A</a>, <a [^>]*>Page B</a>", glossary), glossary
-    index = json.loads(server.get("search/search_index.json"))
-    locations = [doc["location"] for doc in index["docs"]]
+    assert re.search(
+        r"Used on: <a [^>]*>Page A</a>, <a [^>]*>Page B</a>, <a [^>]*>Page C", glossary
+    )
+    index = server.search()
+    locations = [doc["location"] for doc in index]
     assert "b/" in locations and locations.count("a/") == 1, locations
-    assert any("second" in doc["text"] for doc in index["docs"] if doc["location"] == "a/")
+    assert any("second" in doc["text"] for doc in index if doc["location"] == "a/")
     assert server.runs() == ran, "a prose edit runs nothing"
+
+    (docs / "c.md").unlink()  # a page deleted drops out of the glossary, search and the site
+    server.wait_for(
+        lambda: "Page C" not in server.get("glossary/"), "Page C gone from the glossary"
+    )
+    assert "Page A" in server.get("glossary/") and "Page B" in server.get("glossary/")
+    assert "c/" not in [doc["location"] for doc in server.search()]
+    assert server.get("c/") == "", "its old page is not served"
 
     (site / "lib" / "helper.py").write_text("def value():\n    return 43\n")  # a lab edit
     server.serves("a/", "value 43")  # a.md did not change: the plugin converts it again

@@ -161,6 +161,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self._close_engine(prune=True)
 
     def on_build_error(self, *, error: Exception) -> None:
+        self.preview.failed()
         if not self.serving:  # under serve, workers stay warm for the next rebuild
             self._close_engine()
 

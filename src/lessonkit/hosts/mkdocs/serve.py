@@ -71,6 +71,7 @@ class _DirtyNotice(logging.Filter):
 class _Converted:
     """What a build made of one page: enough to stand in for it when it is not converted."""
 
+    url: str
     title: str | None
     content: str
     figures: list
@@ -189,11 +190,18 @@ class Preview:
                 self._converted.append(page.url)
                 found = figures.get(file.src_uri, [])
                 self._pages[file.src_uri] = _Converted(
-                    page.title, page.content, found, file.abs_dest_path
+                    page.url, page.title, page.content, found, file.abs_dest_path
                 )
             elif known := self._pages.get(file.src_uri):
                 page.content, page.title = known.content, known.title
                 figures[file.src_uri] = known.figures
+
+    def failed(self) -> None:
+        """The build stopped after :meth:`restore`: its pages' search entries were not kept,
+        so the next run converts them again."""
+        for src_uri in [s for s, page in self._pages.items() if page.url in self._converted]:
+            del self._pages[src_uri]
+        self._converted = []
 
     def finish(self, site_dir: str) -> None:
         """After the build: the search index again whole (see the module's docstring)."""
@@ -201,6 +209,7 @@ class Preview:
             return
         if isinstance(self.terms, TermIds):
             self.terms.next_build()
+        converted, self._converted = self._converted, []
         path = Path(site_dir) / "search" / "search_index.json"
         try:
             index = json.loads(path.read_text(encoding="utf-8"))
@@ -208,11 +217,8 @@ class Preview:
             return  # no search plugin, or not one whose index lessonkit knows
         if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
             return
-        merged = merge_search(index["docs"], self._urls, self._converted, self._search)
-        if merged is not None:
-            index["docs"] = merged
-            text = json.dumps(index, separators=(",", ":"), default=str)
-            path.write_text(text, encoding="utf-8")
+        index["docs"] = merge_search(index["docs"], self._urls, converted, self._search)
+        path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
 
 
 def merge_search(
@@ -220,36 +226,35 @@ def merge_search(
     urls: list[str],
     converted: list[str],
     remembered: dict[str, list[dict]],
-) -> list[dict] | None:
-    """The index entries of every page in ``urls`` order: this run's for the ``converted``
-    pages, ``remembered`` ones for the others; the rest of ``entries`` (pages lessonkit does
-    not track: generated ones) after them. None when nothing needs rewriting (every page was
-    converted). ``remembered`` is updated with this run's entries.
+) -> list[dict]:
+    """The search ``entries`` the search plugin wrote, made whole: for each page in ``urls``
+    (the pages with a file, in the site's order), this run's entries if it was ``converted``,
+    else the ``remembered`` ones; then the pages lessonkit does not track (generated, converted
+    in every run) with this run's entries. A page no longer in ``urls`` is left out. (Material
+    adds the previous run's entries before this run's: a page's own are the last ones.)
+    ``remembered`` is updated with this run's entries.
 
-    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}]}
-    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"},
-    ...        {"location": "a/", "text": "new a"}, {"location": "a/#x", "text": "new x"},
-    ...        {"location": "glossary/"}]
+    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
+    ...        "gone/": [{"location": "gone/"}]}
+    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"}, {"location": "gone/"},
+    ...        {"location": "glossary/"}, {"location": "a/", "text": "new a"},
+    ...        {"location": "a/#x", "text": "new x"}, {"location": "glossary/"}]
     >>> [e["location"] for e in merge_search(new, ["a/", "b/"], ["a/"], old)]
     ['a/', 'a/#x', 'b/', 'glossary/']
-    >>> [e.get("text") for e in old["a/"]]
-    ['new a', 'new x']
+    >>> [e.get("text") for e in old["a/"]], sorted(old)
+    (['new a', 'new x'], ['a/', 'b/'])
     """
-    known, fresh, others = set(urls), set(converted), []
-    ran: dict[str, list[dict]] = {url: [] for url in converted}
+    by_page: dict[str, list[dict]] = {}
     for entry in entries:
-        url = str(entry.get("location", "")).split("#", 1)[0]
-        if url in fresh:
-            ran[url].append(entry)
-        elif url not in known:
-            others.append(entry)
-    for url in converted:  # a page's own entries are the last ones for it (Material appends)
-        remembered[url] = _last_run(ran[url])
-    for url in set(remembered) - known:
+        by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
+    for url in set(remembered) - set(urls):  # deleted or renamed
+        by_page.pop(url, None)
         del remembered[url]
-    if fresh == known:
-        return None
-    return [entry for url in urls for entry in remembered.get(url, [])] + others
+    for url in converted:
+        remembered[url] = _last_run(by_page.get(url, []))
+    tracked = [entry for url in urls for entry in remembered.get(url, [])]
+    others = [_last_run(found) for url, found in by_page.items() if url not in remembered]
+    return tracked + [entry for found in others for entry in found]
 
 
 def _last_run(entries: list[dict]) -> list[dict]:
