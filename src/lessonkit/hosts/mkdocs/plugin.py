@@ -44,7 +44,7 @@ from lessonkit.hosts.mkdocs.generated import (
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
-from lessonkit.hosts.mkdocs.serve import Preview, watch_modules
+from lessonkit.hosts.mkdocs.serve import Preview, serving
 from lessonkit.path.printpage import HOME, home_link
 
 
@@ -149,7 +149,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder, **_):
-        watch_modules(server, self.engine)  # a lab edit rebuilds the pages that import it
+        serving(server, self.engine)  # a lab edit rebuilds the pages that import it
         return server
 
     @event_priority(-100)  # last: the search plugin has written its index

@@ -276,10 +276,15 @@ def _modified(file: File) -> None:
         os.utime(file.abs_dest_path, (0, 0))
 
 
-def watch_modules(server: LiveReloadServer, engine: Engine | None) -> None:
-    """Watch the folder of each module the pages' code imported (the lab, a site's own
-    modules), so that saving one rebuilds; only the pages that import it run again."""
-    for folder in sorted(
-        {os.path.dirname(path) for path in engine.module_sources()} if engine else ()
-    ):
+def serving(server: LiveReloadServer, engine: Engine | None) -> None:
+    """Once the first build is served: watch the folder of each module the pages' code imported
+    (the lab, a site's own modules), so that saving one rebuilds and the pages that import it
+    (only those) run again; and start the workers' libraries importing now, so that the first
+    code edit does not wait for them."""
+    if engine is None:
+        return
+    for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
         server.watch(folder, recursive=False)
+    from lessonkit.execute.worker import warm_up  # (a warm build imports no worker code)
+
+    warm_up()
