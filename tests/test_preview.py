@@ -158,6 +158,9 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
     assert "c/" not in [doc["location"] for doc in server.search()]
     assert server.get("c/") == "", "its old page is not served"
 
+    (docs / "glossary.yml").write_text("- term: token\n  definition: A small piece of text.\n")
+    server.serves("b/", "A small piece of text.")  # every page's tooltips come from it
+
     (site / "lib" / "helper.py").write_text("def value():\n    return 43\n")  # a lab edit
     server.serves("a/", "value 43")  # a.md did not change: the plugin converts it again
     server.wait_for(lambda: server.runs() == ran + 1, "one page run (b.md imports nothing)")

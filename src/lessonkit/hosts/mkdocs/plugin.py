@@ -23,7 +23,7 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
-from lessonkit.glossary.site import SiteGlossary, resolve_links
+from lessonkit.glossary.site import resolve_links
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import (
     LessonkitConfig,
@@ -74,7 +74,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self.execute)
         with reported():
-            self.glossary = SiteGlossary.of_site(self.settings, Path(config.docs_dir), self.root)
+            self.glossary = self.preview.glossary(self.settings, Path(config.docs_dir), self.root)
         if self.glossary:  # its links are absolute in the docs: MkDocs makes them relative
             config.markdown_extensions.append(self.glossary.extension())
         return config
@@ -138,6 +138,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             report(unused, self.glossary.unused)
         words = self.glossary.page if self.glossary else None  # the path's pages, the print page
         self.path_lessons = finish_path(files, config, self.path, words, self.figures)
+        self.preview.settle(files)
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:

@@ -38,6 +38,7 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
+from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
@@ -122,7 +123,10 @@ class Preview:
         self.terms: Callable[[str], list[str]] = TermIds() if active else used_term_ids
         self._lessons: dict[str, tuple[Stamp, Lesson]] = {}
         self._pages: dict[str, _Converted] = {}
+        self._made: dict[str, _Converted] = {}
+        """The generated pages as the last run wrote them (see :meth:`settle`)."""
         self._inputs: tuple[Stamp, ...] | None = None
+        self._glossary: tuple[tuple, SiteGlossary | None] | None = None
         self._search: dict[str, list[dict]] = {}
         self._converted: list[str] = []
         """The URLs of the pages converted in this run (set in :meth:`restore`)."""
@@ -131,6 +135,16 @@ class Preview:
         if active:
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_DirtyNotice())
+
+    def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
+        """The site's glossary (:meth:`SiteGlossary.of_site`), read again only when its file or
+        the options changed."""
+        if not self.active:
+            return SiteGlossary.of_site(settings, docs, root)
+        key = (repr(settings), docs, root, stamp(settings.glossary_file(docs)))
+        if self._glossary is None or self._glossary[0] != key:
+            self._glossary = (key, SiteGlossary.of_site(settings, docs, root))
+        return self._glossary[1]
 
     def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
         """The page's lesson: the one read before when its file did not change, else ``read()``."""
@@ -165,6 +179,8 @@ class Preview:
             del self._lessons[src_uri]
         now = tuple(stamp(path) for path in inputs)
         every, self._inputs = now != self._inputs, now
+        if every:
+            self._made.clear()
         for src_uri, file in pages.items():
             known = self._lessons.get(src_uri)
             edited = known is not None and known[0] != stamp(file.abs_src_path)
@@ -183,7 +199,7 @@ class Preview:
         self._converted, self._urls = [], []
         for file in files.documentation_pages():
             page = file.page
-            if page is None or not file.abs_src_path:  # generated: converted in every run
+            if page is None or not file.abs_src_path:  # generated: see settle()
                 continue
             self._urls.append(page.url)
             if page.content is not None:
@@ -196,11 +212,30 @@ class Preview:
                 page.content, page.title = known.content, known.title
                 figures[file.src_uri] = known.figures
 
+    def settle(self, files: Files) -> None:
+        """Once lessonkit's pages are finished: a generated page (the glossary, the print page)
+        whose content and title are what the last run wrote is not written (nor indexed) again:
+        MkDocs takes every generated file for modified, and those two grow with the site."""
+        if not self.active:
+            return
+        for file in files.documentation_pages():
+            page = file.page
+            if file.abs_src_path or page is None or page.content is None:
+                continue
+            self._urls.append(page.url)
+            made = _Converted(page.url, page.title, page.content, [], file.abs_dest_path)
+            if self._made.get(file.src_uri) == made and os.path.isfile(file.abs_dest_path):
+                file.is_modified = lambda: False  # type: ignore[method-assign]
+            else:
+                self._made[file.src_uri] = made
+                self._converted.append(page.url)
+
     def failed(self) -> None:
         """The build stopped after :meth:`restore`: its pages' search entries were not kept,
         so the next run converts them again."""
         for src_uri in [s for s, page in self._pages.items() if page.url in self._converted]:
             del self._pages[src_uri]
+        self._made.clear()
         self._converted = []
 
     def finish(self, site_dir: str) -> None:
