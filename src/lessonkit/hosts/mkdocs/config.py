@@ -14,7 +14,6 @@ from typing import Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.config.defaults import MkDocsConfig
 
 from lessonkit.core.settings import OPTIONS, Option, Settings
 from lessonkit.hosts import missing_extensions
@@ -46,11 +45,3 @@ def add_missing_extensions(extensions: list[Any]) -> None:
     """Add what lessonkit's features render with and the site does not list (see
     :func:`lessonkit.hosts.missing_extensions`)."""
     extensions.extend(missing_extensions(extensions))
-
-
-def link_assets(config: MkDocsConfig, folder: str) -> None:
-    """Load lessonkit's stylesheet and script (in ``folder`` of the site) on every page, unless
-    the site lists them already (as a site built with Zensical too does)."""
-    for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
-        if f"{folder}/lessonkit.{kind}" not in assets:
-            assets.append(f"{folder}/lessonkit.{kind}")

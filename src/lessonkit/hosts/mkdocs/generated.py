@@ -50,6 +50,14 @@ def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:
         files.append(File.generated(config, f"{folder}/lessonkit.{kind}", content=bundle(kind)))
 
 
+def link_assets(config: MkDocsConfig, folder: str) -> None:
+    """Load lessonkit's stylesheet and script (in ``folder`` of the site) on every page, unless
+    the site lists them already (as a site built with Zensical too does)."""
+    for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
+        if f"{folder}/lessonkit.{kind}" not in assets:
+            assets.append(f"{folder}/lessonkit.{kind}")
+
+
 def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
     """The YAML becomes a page (not a download), whose "edit" link points at the YAML."""
     if yml := files.get_file_from_path(glossary.source):

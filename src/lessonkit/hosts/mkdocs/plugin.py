@@ -25,12 +25,7 @@ from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import resolve_links
 from lessonkit.hosts.mkdocs.checks import site_context
-from lessonkit.hosts.mkdocs.config import (
-    LessonkitConfig,
-    add_missing_extensions,
-    link_assets,
-    settings,
-)
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
 from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
@@ -41,10 +36,11 @@ from lessonkit.hosts.mkdocs.generated import (
     add_report_links,
     finish_glossary_page,
     finish_path,
+    link_assets,
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
-from lessonkit.hosts.mkdocs.serve import Preview, serving
+from lessonkit.hosts.mkdocs.serve import Preview, start_serving
 from lessonkit.path.printpage import HOME, home_link
 
 
@@ -150,7 +146,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder, **_):
-        serving(server, self.engine)  # a lab edit rebuilds the pages that import it
+        start_serving(server, self.engine)  # a lab edit rebuilds the pages that import it
         return server
 
     @event_priority(-100)  # last: the search plugin has written its index

@@ -311,7 +311,7 @@ def _modified(file: File) -> None:
         os.utime(file.abs_dest_path, (0, 0))
 
 
-def serving(server: LiveReloadServer, engine: Engine | None) -> None:
+def start_serving(server: LiveReloadServer, engine: Engine | None) -> None:
     """Once the first build is served: watch the folder of each module the pages' code imported
     (the lab, a site's own modules), so that saving one rebuilds and the pages that import it
     (only those) run again; and start the workers' libraries importing now, so that the first
