@@ -15,15 +15,14 @@ for the pages this run skips, and decides which skipped pages must be converted 
 - a page it has no memory of (the first build, a build that failed before the page was kept).
 
 A page deleted or renamed drops out of the memory, and its old output out of the served site.
-The search index the search plugin writes holds only the pages converted in this run (Material
-keeps the previous entries, but only for one page): :meth:`Preview.finish` rewrites it from this
-run's entries for converted pages and the remembered ones for the others. A full build uses
-none of this (:attr:`Preview.active` is False) and stays the reference.
+The search index is made whole again by :mod:`.search`. A generated page (the glossary, the
+print page) whose content did not change is not written again (:meth:`Preview.settle`), and the
+theme's templates stay compiled across rebuilds. A full build uses none of this
+(:attr:`Preview.active` is False) and stays the reference.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts.mkdocs.search import SearchEntries
 
 Stamp = tuple[int, int] | None
 
@@ -127,7 +127,7 @@ class Preview:
         """The generated pages as the last run wrote them (see :meth:`settle`)."""
         self._inputs: tuple[Stamp, ...] | None = None
         self._glossary: tuple[tuple, SiteGlossary | None] | None = None
-        self._search: dict[str, list[dict]] = {}
+        self._search = SearchEntries()
         self._converted: list[str] = []
         """The URLs of the pages converted in this run (set in :meth:`restore`)."""
         self._urls: list[str] = []
@@ -245,57 +245,7 @@ class Preview:
         if isinstance(self.terms, TermIds):
             self.terms.next_build()
         converted, self._converted = self._converted, []
-        path = Path(site_dir) / "search" / "search_index.json"
-        try:
-            index = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return  # no search plugin, or not one whose index lessonkit knows
-        if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
-            return
-        index["docs"] = merge_search(index["docs"], self._urls, converted, self._search)
-        path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
-
-
-def merge_search(
-    entries: list[dict],
-    urls: list[str],
-    converted: list[str],
-    remembered: dict[str, list[dict]],
-) -> list[dict]:
-    """The search ``entries`` the search plugin wrote, made whole: for each page in ``urls``
-    (the pages with a file, in the site's order), this run's entries if it was ``converted``,
-    else the ``remembered`` ones; then the pages lessonkit does not track (generated, converted
-    in every run) with this run's entries. A page no longer in ``urls`` is left out. (Material
-    adds the previous run's entries before this run's: a page's own are the last ones.)
-    ``remembered`` is updated with this run's entries.
-
-    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
-    ...        "gone/": [{"location": "gone/"}]}
-    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"}, {"location": "gone/"},
-    ...        {"location": "glossary/"}, {"location": "a/", "text": "new a"},
-    ...        {"location": "a/#x", "text": "new x"}, {"location": "glossary/"}]
-    >>> [e["location"] for e in merge_search(new, ["a/", "b/"], ["a/"], old)]
-    ['a/', 'a/#x', 'b/', 'glossary/']
-    >>> [e.get("text") for e in old["a/"]], sorted(old)
-    (['new a', 'new x'], ['a/', 'b/'])
-    """
-    by_page: dict[str, list[dict]] = {}
-    for entry in entries:
-        by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
-    for url in set(remembered) - set(urls):  # deleted or renamed
-        by_page.pop(url, None)
-        del remembered[url]
-    for url in converted:
-        remembered[url] = _last_run(by_page.get(url, []))
-    tracked = [entry for url in urls for entry in remembered.get(url, [])]
-    others = [_last_run(found) for url, found in by_page.items() if url not in remembered]
-    return tracked + [entry for found in others for entry in found]
-
-
-def _last_run(entries: list[dict]) -> list[dict]:
-    """A page's entries from this run: from its last page-level entry (no ``#``) on."""
-    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
-    return entries[starts[-1] :] if starts else entries
+        self._search.rewrite(Path(site_dir), self._urls, converted)
 
 
 def _program(lesson: Lesson) -> Program | None:
