@@ -185,7 +185,7 @@ class Preview:
             known = self._lessons.get(src_uri)
             edited = known is not None and known[0] != stamp(file.abs_src_path)
             program = _program(known[1]) if known and not edited else None
-            ran = not (program and program.steps) or (engine is not None and engine.ran(program))
+            ran = engine is None or not (program and program.steps) or engine.ran(program)
             if every or edited or not ran or src_uri not in self._pages:
                 _modified(file)  # edited: MkDocs' mtime test misses a save in its output's tick
 
