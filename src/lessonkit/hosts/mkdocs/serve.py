@@ -68,6 +68,9 @@ class _DirtyNotice(logging.Filter):
         return True
 
 
+_NOTICE = _DirtyNotice()
+
+
 @dataclass(frozen=True)
 class _Converted:
     """What a build made of one page: enough to stand in for it when it is not converted."""
@@ -134,7 +137,7 @@ class Preview:
         self._templates = _Templates()
         if active:
             for host in ("mkdocs", "properdocs"):
-                logging.getLogger(f"{host}.commands.build").addFilter(_DirtyNotice())
+                logging.getLogger(f"{host}.commands.build").addFilter(_NOTICE)  # once
 
     def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
         """The site's glossary (:meth:`SiteGlossary.of_site`), read again only when its file or
