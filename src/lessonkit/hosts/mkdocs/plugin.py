@@ -145,7 +145,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
-    def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder, **_):
+    def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
         start_serving(server, self.engine)  # a lab edit rebuilds the pages that import it
         return server
 
