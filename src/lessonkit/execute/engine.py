@@ -116,12 +116,13 @@ class Engine:
         """Drop in-memory results (a new build starts: under ``mkdocs serve``, between rebuilds);
         keep the disk cache. ``keep_current`` keeps each result whose files, modules and
         libraries are still as it used them (a ``stat`` each), so a page that did not change is
-        not looked up again, and :meth:`ran` tells which results a lab edit made stale."""
+        not looked up again, and :meth:`ran` tells which results a lab edit made stale; and each
+        run still under way, so that it is not started twice."""
         with self._lock:
             kept = {
                 key: future
                 for key, future in self._futures.items()
-                if keep_current and future.done() and still_current(future.result())
+                if keep_current and (not future.done() or still_current(future.result()))
             }
             self._futures = kept
             self._started = time.time()

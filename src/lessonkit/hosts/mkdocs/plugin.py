@@ -40,7 +40,7 @@ from lessonkit.hosts.mkdocs.generated import (
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
-from lessonkit.hosts.mkdocs.serve import Preview, start_serving
+from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.path.printpage import HOME, home_link
 
 
@@ -146,7 +146,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
     def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
-        start_serving(server, self.engine)  # a lab edit rebuilds the pages that import it
+        self.preview.serving(server, self.engine)  # a lab edit rebuilds the pages using it
         return server
 
     @event_priority(-100)  # last: the search plugin has written its index

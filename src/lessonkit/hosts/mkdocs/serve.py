@@ -23,9 +23,13 @@ theme's templates stay compiled across rebuilds. A full build uses none of this
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,6 +139,10 @@ class Preview:
         """The URLs of the pages converted in this run (set in :meth:`restore`)."""
         self._urls: list[str] = []
         self._templates = _Templates()
+        self._owed: dict[str, Future] = {}
+        """Pages whose code result went stale, by source: their run, under way."""
+        self._bell: Path | None = None
+        """Under serve: the file the server watches for :meth:`_ring` (see :meth:`serving`)."""
         if active:
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_NOTICE)  # once
@@ -189,8 +197,46 @@ class Preview:
             edited = known is not None and known[0] != stamp(file.abs_src_path)
             program = _program(known[1]) if known and not edited else None
             ran = engine is None or not (program and program.steps) or engine.ran(program)
-            if every or edited or not ran or src_uri not in self._pages:
+            owed = self._owed.pop(src_uri, None)
+            if every or edited or src_uri not in self._pages:
                 _modified(file)  # edited: MkDocs' mtime test misses a save in its output's tick
+            elif owed is None and not ran and engine and program and self._bell and known:
+                run = engine.submit(program, known[1].where, known[1].text)
+                if run.done():
+                    _modified(file)
+                else:  # its old content stands until the run is done (then a rebuild)
+                    self._owed[src_uri] = run
+                    run.add_done_callback(self._ring)
+            elif owed is not None and not owed.done():
+                self._owed[src_uri] = owed
+            elif owed is not None or not ran:
+                _modified(file)
+
+    def _ring(self, _run: Future) -> None:
+        """A stale page's run is done: touch the file the server watches, so that it rebuilds."""
+        if self._bell is not None:
+            self._bell.touch()
+
+    def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
+        """Once the first build is served: watch the folder of each module the pages' code
+        imported (the lab, a site's own modules), so that saving one rebuilds and the pages that
+        import it (only those) run again; start the workers' libraries importing now, so that
+        the first code edit does not wait for them. Under ``--dirty``, a page whose code result
+        went stale (a lab edit) keeps its old content while it runs, and a file of the preview's
+        own, watched, asks for the rebuild that shows it: the page you saved is not held up."""
+        if engine is None:
+            return
+        for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
+            server.watch(folder, recursive=False)
+        from lessonkit.execute.worker import warm_up  # (a warm build imports no worker code)
+
+        warm_up()
+        if self.active:
+            folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
+            atexit.register(shutil.rmtree, folder, True)
+            self._bell = Path(folder) / "rebuild"
+            self._bell.touch()
+            server.watch(str(self._bell), recursive=False)
 
     def restore(self, env: Environment, files: Files, figures: dict[str, list]) -> None:
         """Remember the pages converted in this run; put back what the others made last time
@@ -262,17 +308,3 @@ def _modified(file: File) -> None:
     """Make MkDocs take ``file`` for modified: its output older than its source."""
     if os.path.isfile(file.abs_dest_path):
         os.utime(file.abs_dest_path, (0, 0))
-
-
-def start_serving(server: LiveReloadServer, engine: Engine | None) -> None:
-    """Once the first build is served: watch the folder of each module the pages' code imported
-    (the lab, a site's own modules), so that saving one rebuilds and the pages that import it
-    (only those) run again; and start the workers' libraries importing now, so that the first
-    code edit does not wait for them."""
-    if engine is None:
-        return
-    for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
-        server.watch(folder, recursive=False)
-    from lessonkit.execute.worker import warm_up  # (a warm build imports no worker code)
-
-    warm_up()
