@@ -168,7 +168,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         lesson = self.preview.read(file, lambda: Lesson.read(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
         with suppress(LessonError):  # wrong block options: reported by the page's checks
-            if self.engine and lesson.program.steps:
+            if self.engine and lesson.program.steps and file.is_modified():  # (dirty: changed)
                 self.engine.submit(lesson.program, lesson.where, lesson.text)
         self.notebooks.add(lesson, files, config)
 

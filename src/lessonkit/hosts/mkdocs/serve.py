@@ -28,6 +28,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -140,9 +141,14 @@ class Preview:
         self._urls: list[str] = []
         self._templates = _Templates()
         self._owed: dict[str, Future] = {}
+        self._stale: dict[str, tuple[Program, Lesson]] = {}
+        """Pages whose code result went stale, waiting to run (see :meth:`_run_stale`)."""
+        self._engine: Engine | None = None
+        self._running: Future | None = None
+        self._lock = threading.RLock()  # the runs' callbacks come from the engine's threads
         """Pages whose code result went stale, by source: their run, under way."""
         self._bell: Path | None = None
-        """Under serve: the file the server watches for :meth:`_ring` (see :meth:`serving`)."""
+        """Under serve: the file the server watches, touched by :meth:`_run_stale`."""
         if active:
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_NOTICE)  # once
@@ -197,25 +203,36 @@ class Preview:
             edited = known is not None and known[0] != stamp(file.abs_src_path)
             program = _program(known[1]) if known and not edited else None
             ran = engine is None or not (program and program.steps) or engine.ran(program)
-            owed = self._owed.pop(src_uri, None)
-            if every or edited or src_uri not in self._pages:
-                _modified(file)  # edited: MkDocs' mtime test misses a save in its output's tick
-            elif owed is None and not ran and engine and program and self._bell and known:
-                run = engine.submit(program, known[1].where, known[1].text)
-                if run.done():
+            with self._lock:
+                owed = self._owed.pop(src_uri, None)
+                if every or edited or src_uri not in self._pages:
+                    self._stale.pop(src_uri, None)
+                    _modified(file)  # edited: MkDocs' mtime misses a save in its output's tick
+                elif src_uri in self._stale or (owed is not None and not owed.done()):
+                    if owed is not None:  # waiting, or running: its old content stands
+                        self._owed[src_uri] = owed
+                elif owed is not None:
+                    _modified(file)  # its run is done: convert it now
+                elif not ran and engine and program and known and self._bell:
+                    self._stale[src_uri] = (program, known[1])  # runs in the background
+                elif not ran:
                     _modified(file)
-                else:  # its old content stands until the run is done (then a rebuild)
-                    self._owed[src_uri] = run
-                    run.add_done_callback(self._ring)
-            elif owed is not None and not owed.done():
-                self._owed[src_uri] = owed
-            elif owed is not None or not ran:
-                _modified(file)
+        self._engine = engine
 
-    def _ring(self, _run: Future) -> None:
-        """A stale page's run is done: touch the file the server watches, so that it rebuilds."""
-        if self._bell is not None:
-            self._bell.touch()
+    def _run_stale(self, done: Future | None = None) -> None:
+        """Run the stale pages kept out of the builds, one at a time, after the pages a build
+        converts (so that a page you save never waits behind them); ring once each is done."""
+        with self._lock:
+            if done is not None and self._bell is not None:
+                self._bell.touch()  # the server watches it: a rebuild converts the page
+            if self._running is not None and not self._running.done():
+                return
+            if self._stale and self._engine is not None:
+                src_uri = next(iter(self._stale))
+                program, lesson = self._stale.pop(src_uri)
+                self._running = self._engine.submit(program, lesson.where, lesson.text)
+                self._owed[src_uri] = self._running
+                self._running.add_done_callback(self._run_stale)
 
     def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
         """Once the first build is served: watch the folder of each module the pages' code
@@ -260,6 +277,7 @@ class Preview:
             elif known := self._pages.get(file.src_uri):
                 page.content, page.title = known.content, known.title
                 figures[file.src_uri] = known.figures
+        self._run_stale()
 
     def settle(self, files: Files) -> None:
         """Once lessonkit's pages are finished: a generated page (the glossary, the print page)
