@@ -92,7 +92,7 @@ def test_new_names_mkdocs_serve_where_the_site_has_no_scripts(
     (tmp_path / "mkdocs.yml").write_text("site_name: s\nnav:\n  - Home: index.md\n")
     monkeypatch.chdir(tmp_path)
     assert main(["new", "tokens"]) == 0
-    assert "Preview it with: mkdocs serve " in capsys.readouterr().out
+    assert "Preview it with: mkdocs serve --dirty " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", ["Transformers: a path", "Attention"])

@@ -192,9 +192,9 @@ def _preview(root: Path) -> str:
     if (root / "scripts" / "build").is_file():
         return "scripts/build --serve"
     return (
-        "mkdocs serve"
+        "mkdocs serve --dirty"
         if root.resolve() == Path.cwd().resolve()
-        else f"mkdocs serve -f {_display(root / CONFIG_NAME)}"
+        else f"mkdocs serve --dirty -f {_display(root / CONFIG_NAME)}"
     )
 
 

@@ -40,6 +40,23 @@ def test_cached_pages_do_not_run_again(engine: Engine) -> None:
     assert second.steps[0].stdout == first.steps[0].stdout == "once\n"
 
 
+def test_a_rebuild_keeps_the_results_that_still_hold(engine: Engine, tmp_path: Path) -> None:
+    """Under ``mkdocs serve --dirty``, a result kept from the last build is used without a
+    lookup while what it read is unchanged; once that changes, ``ran`` says the page is stale
+    (the preview converts it again although its Markdown did not change)."""
+    data = tmp_path / "data.txt"
+    data.write_text("one")
+    code = f"```python exec\nprint(open({str(data)!r}).read())\n```\n"
+    program = parse_program(code, page="reads.md")
+    assert engine.result(program, "docs/reads.md").steps[0].stdout == "one\n"
+    engine.forget(keep_current=True)
+    assert engine.ran(program), "nothing it used changed: kept"
+    data.write_text("two")
+    engine.forget(keep_current=True)
+    assert not engine.ran(program), "the file it read changed: dropped"
+    assert engine.result(program, "docs/reads.md").steps[0].stdout == "two\n"
+
+
 def test_one_worker_serves_many_pages_each_in_a_process_of_its_own(engine: Engine) -> None:
     workers, pages = set(), set()
     for n in range(3):

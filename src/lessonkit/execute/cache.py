@@ -327,6 +327,16 @@ Stamps = dict[str, list[int]]
 """path -> [mtime in ns, size]: what a recorded file or folder was when its entry was stored."""
 
 
+def still_current(result: PageResult) -> bool:
+    """Whether a successful ``result`` still holds: every file and folder it read, module it
+    imported and library it used is as it was (a ``stat`` each; a read only where one changed)."""
+    return (
+        result.ok
+        and _still_current(result.reads, {}) is not None
+        and imports.still_current(result.sources, result.packages)
+    )
+
+
 def _stamp(path: str) -> list[int] | None:
     try:
         info = os.stat(path.rstrip(os.sep) or os.sep)

@@ -23,7 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lessonkit.execute.cache import Cache
+from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
@@ -132,12 +132,27 @@ class Engine:
     def result(self, program: Program, display_path: str, source_text: str = "") -> PageResult:
         return self.submit(program, display_path, source_text).result()
 
-    def forget(self) -> None:
+    def forget(self, *, keep_current: bool = False) -> None:
         """Drop in-memory results (a new build starts: under ``mkdocs serve``, between rebuilds);
-        keep the disk cache."""
+        keep the disk cache. ``keep_current`` keeps each result whose files, modules and
+        libraries are still as it used them (a ``stat`` each), so a page that did not change is
+        not looked up again, and :meth:`ran` tells which results a lab edit made stale; and each
+        run still under way, so that it is not started twice."""
         with self._lock:
-            self._futures.clear()
+            kept = {
+                key: future
+                for key, future in self._futures.items()
+                if keep_current and (not future.done() or still_current(future.result()))
+            }
+            self._futures = kept
             self._started = time.time()
+
+    def module_sources(self) -> set[str]:
+        """The source files of the modules the results of this build imported (a host watches
+        them while it serves, so that a lab edit rebuilds the pages that use it)."""
+        with self._lock:
+            done = [f.result() for f in self._futures.values() if f.done()]
+        return {path for result in done for path in result.sources}
 
     def _run(self, key: str, program: Program, display_path: str, source_text: str) -> PageResult:
         from lessonkit.execute.worker import Job

@@ -9,7 +9,7 @@ Everything but the headings is raw HTML, so the glossary extension links nothing
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html.parser import HTMLParser
 from typing import TypeVar
 
@@ -76,8 +76,11 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
     return "\n\n".join(parts) + "\n"
 
 
-def pages_by_term(pages: Iterable[tuple[K, str]]) -> dict[str, list[K]]:
-    """For each term id, the pages (in the given order) whose HTML links it.
+def pages_by_term(
+    pages: Iterable[tuple[K, str]], terms: Callable[[str], list[str]] | None = None
+) -> dict[str, list[K]]:
+    """For each term id, the pages (in the given order) whose HTML links it (``terms``: how to
+    find the ids in a page's HTML, :func:`used_term_ids` by default; a host may remember them).
 
     >>> pages_by_term([("a", '<a data-lk-term="token">t</a>'), ("b", "no terms"),
     ...                ("c", '<a data-lk-term="token">t</a><a data-lk-term="trace">r</a>')])
@@ -85,7 +88,7 @@ def pages_by_term(pages: Iterable[tuple[K, str]]) -> dict[str, list[K]]:
     """
     used: dict[str, list[K]] = {}
     for page, page_html in pages:
-        for term_id in used_term_ids(page_html):
+        for term_id in (terms or used_term_ids)(page_html):
             used.setdefault(term_id, []).append(page)
     return used
 

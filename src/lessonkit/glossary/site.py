@@ -56,14 +56,16 @@ def finish_page(
     page_html: str,
     pages: Iterable[tuple[str, str, str]],
     link_from_glossary: Callable[[str], str],
+    terms: Callable[[str], list[str]] | None = None,
 ) -> tuple[str, list[Problem]]:
     """Fill the glossary page's "used on" lists once every page is converted.
 
     ``pages`` are ``(title, url, html)`` of the site's other pages; ``link_from_glossary`` turns
-    a page's URL into a link from the glossary page. Returns the filled HTML and a warning for
-    each term no page uses.
+    a page's URL into a link from the glossary page; ``terms`` finds the term ids in a page's
+    HTML (see :func:`~lessonkit.glossary.page.pages_by_term`). Returns the filled HTML and a
+    warning for each term no page uses.
     """
-    used = pages_by_term(((title, url), html) for title, url, html in pages)
+    used = pages_by_term((((title, url), html) for title, url, html in pages), terms)
     links = {
         term_id: [(title, link_from_glossary(url)) for title, url in found]
         for term_id, found in used.items()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html as htmlmod
 import posixpath
 import re
+from dataclasses import replace
 from posixpath import normpath
 from urllib.parse import urljoin, urlsplit
 
@@ -119,13 +120,10 @@ def print_html(
             '<section class="lk-print__answers" id="answers">\n'
             "<h2>Quiz answers and explanations</h2>\n" + "\n".join(answers) + "\n</section>"
         )
-    if glossary:
-        body = _page_body(glossary, "glossary", inside, site_url, print_url)
-        parts.append(
-            '<section class="lk-print__glossary" id="glossary">\n'
-            + _USED_ON.sub("", body)
-            + "\n</section>"
-        )
+    if glossary:  # without its "used on" lists (first: their links need no rewriting)
+        words = replace(glossary, html=_USED_ON.sub("", glossary.html))
+        body = _page_body(words, "glossary", inside, site_url, print_url)
+        parts.append(f'<section class="lk-print__glossary" id="glossary">\n{body}\n</section>')
         contents.append(("glossary", glossary.title))
     items = "".join(f'<li><a href="#{s}">{htmlmod.escape(t)}</a></li>' for s, t in contents)
     toc = f'<nav class="lk-print__contents" aria-label="Contents"><ol>{items}</ol></nav>'

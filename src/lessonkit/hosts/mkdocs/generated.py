@@ -57,6 +57,14 @@ def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:
         files.append(File.generated(config, f"{folder}/lessonkit.{kind}", content=bundle(kind)))
 
 
+def link_assets(config: MkDocsConfig, folder: str) -> None:
+    """Load lessonkit's stylesheet and script (in ``folder`` of the site) on every page, unless
+    the site lists them already (as a site built with Zensical too does)."""
+    for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
+        if f"{folder}/lessonkit.{kind}" not in assets:
+            assets.append(f"{folder}/lessonkit.{kind}")
+
+
 def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
     """The YAML becomes a page (not a download), whose "edit" link points at the YAML."""
     if yml := files.get_file_from_path(glossary.source):
@@ -66,8 +74,11 @@ def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary
     files.append(page)
 
 
-def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
-    """Fill the converted glossary page's "used on" lists; return the unused-term warnings."""
+def finish_glossary_page(
+    files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]] | None = None
+) -> list[Problem]:
+    """Fill the converted glossary page's "used on" lists; return the unused-term warnings
+    (``terms``: how to find the term ids in a page's HTML, see ``pages_by_term``)."""
     file = files.get_file_from_path(glossary.page)
     page = file.page if file else None
     pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
@@ -75,7 +86,7 @@ def finish_glossary_page(files: Files, glossary: SiteGlossary) -> list[Problem]:
     here = page.url if page else ""
     content = (page.content if page else None) or ""
     html, unused = finish_page(
-        glossary.glossary, content, shown, lambda url: get_relative_url(url, here)
+        glossary.glossary, content, shown, lambda url: get_relative_url(url, here), terms
     )
     if page and content:
         page.content = html

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from lessonkit import resources
-from lessonkit.checks.markdown_setup import MarkdownSetup
-from lessonkit.checks.recipe import Context, check_page
+from lessonkit.checks.recipe import check_page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
@@ -23,7 +23,8 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
-from lessonkit.glossary.site import SiteGlossary, resolve_links
+from lessonkit.glossary.site import resolve_links
+from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
 from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.generated import (
@@ -35,22 +36,25 @@ from lessonkit.hosts.mkdocs.generated import (
     add_report_links,
     finish_glossary_page,
     finish_path,
+    link_assets,
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile as Notebook
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
-from lessonkit.path import PRINT_PAGE
 from lessonkit.path.printpage import HOME, home_link
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     engine: Engine | None = None
     serving = False
+    preview = Preview(active=False)  # a full build
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"  # defining on_startup keeps warm workers across serves
+        self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
 
     def on_shutdown(self) -> None:
         self._close_engine()
@@ -60,19 +64,16 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.notebooks, self.deferred = Notebooks(), Deferred()
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
-        base = self.settings.assets_dir.strip("/")
-        for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
-            if f"{base}/lessonkit.{kind}" not in assets:  # a site may list them (for Zensical)
-                assets.append(f"{base}/lessonkit.{kind}")
+        link_assets(config, self.settings.assets_dir.strip("/"))
         if self.settings.execute:
             docs, site = Path(config.docs_dir), Path(config.site_dir)
             self.engine = self.engine or site_engine(self.settings, self.root, docs, site)
-            self.engine.forget()
+            self.engine.forget(keep_current=self.preview.active)
             self.engine.warm_up_if_cold()
             self.execute = ExecuteExtension(engine=self.engine)
             config.markdown_extensions.append(self.execute)
         with reported():
-            self.glossary = SiteGlossary.of_site(self.settings, Path(config.docs_dir), self.root)
+            self.glossary = self.preview.glossary(self.settings, Path(config.docs_dir), self.root)
         if self.glossary:  # its links are absolute in the docs: MkDocs makes them relative
             config.markdown_extensions.append(self.glossary.extension())
         return config
@@ -82,6 +83,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
             adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
+        self.preview.mark_stale(files, config, self.engine, self.glossary)
         for file in files.documentation_pages():
             if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, Notebook)):
                 with reported():
@@ -90,21 +92,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
-        docs = Path(config.docs_dir)
-        known = [docs / f.src_uri for f in files.documentation_pages()]
-        terms = self.glossary and self.glossary.glossary
-        markdown = MarkdownSetup.of(config.markdown_extensions, config.mdx_configs)
-        made = frozenset([PRINT_PAGE] if self.path else [])  # generated: links to it are valid
-        self.context = Context(
-            docs,
-            terms,
-            known_pages=known,
-            virtual_pages=made,
-            settings=self.settings,
-            markdown=markdown,
+        self.context = site_context(
+            files, config, self.settings, self.glossary, printed=bool(self.path), engine=self.engine
         )
-        if self.engine:
-            self.context.ran = self.engine.ran
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
@@ -146,11 +136,14 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         with reported():
             if self.engine:
                 self.deferred.convert(config, files, self.execute.prepare)
+            self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
-            report(finish_glossary_page(files, self.glossary), self.glossary.unused)
+            unused = finish_glossary_page(files, self.glossary, self.preview.terms)
+            report(unused, self.glossary.unused)
         words = self.glossary.page if self.glossary else None  # the path's pages, the print page
         self.path_lessons = finish_path(files, config, self.path, words, self.figures)
+        self.preview.settle(files)
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
@@ -161,22 +154,30 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             figures = self.figures.pop(page.file.src_uri, [])
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
+    def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
+        self.preview.serving(server, self.engine)  # a lab edit rebuilds the pages using it
+        return server
+
+    @event_priority(-100)  # last: the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.preview.finish(config.site_dir)
         if self.engine:  # what ran, and what came from the cache (the benchmark reads it too)
             log.info(f"lessonkit: {self.engine.summary()}")
         if not self.serving:  # a whole build: the cache keeps what it used, and no more
             self._close_engine(prune=True)
 
     def on_build_error(self, *, error: Exception) -> None:
+        self.preview.failed()
         if not self.serving:  # under serve, workers stay warm for the next rebuild
             self._close_engine()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now, so pages run while others render."""
-        lesson = read_lesson(Path(file.abs_src_path or ""), file.src_uri, self._where(file))
+        path, where = Path(file.abs_src_path or ""), self._where(file)
+        lesson = self.preview.read(file, lambda: read_lesson(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
         with suppress(LessonError):  # wrong block options: reported by the page's checks
-            if self.engine and lesson.program.steps:
+            if self.engine and lesson.program.steps and file.is_modified():  # (dirty: changed)
                 self.engine.submit(lesson.program, lesson.where, lesson.text)
         self.notebooks.add(lesson, files, config)
 

@@ -1,0 +1,74 @@
+"""The search index of a dirty rebuild, made whole again.
+
+A search plugin indexes the pages built in its run; under ``mkdocs serve --dirty`` that is the
+pages a save changed, and Material, which keeps the previous run's entries, keeps them for one
+page only (it drops the previous entries of the first page it indexed and appends the rest). The
+index would lose or repeat pages. :class:`SearchEntries` keeps each page's entries from the last
+run that built it and writes the index back with every page once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+class SearchEntries:
+    """Each page's search entries, by URL, from the last run that built it."""
+
+    def __init__(self) -> None:
+        self._remembered: dict[str, list[dict]] = {}
+
+    def rewrite(self, site_dir: Path, urls: list[str], converted: list[str]) -> None:
+        """Rewrite ``search/search_index.json`` (the format of MkDocs' and Material's search)
+        with every page of ``urls``; pages not in ``converted`` keep their entries."""
+        path = site_dir / "search" / "search_index.json"
+        try:
+            index = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # no search plugin, or not one whose index this knows
+        if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
+            return
+        index["docs"] = merge(index["docs"], urls, converted, self._remembered)
+        path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+
+
+def merge(
+    entries: list[dict],
+    urls: list[str],
+    converted: list[str],
+    remembered: dict[str, list[dict]],
+) -> list[dict]:
+    """The search ``entries`` the search plugin wrote, made whole: for each page in ``urls``
+    (the site's pages, in its order), this run's entries if it was ``converted``, else the
+    ``remembered`` ones; then any other page's with this run's entries. A page no longer in
+    ``urls`` is left out. (Material adds the previous run's entries before this run's: a page's
+    own are the last ones.) ``remembered`` is updated with this run's entries.
+
+    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
+    ...        "gone/": [{"location": "gone/"}]}
+    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"}, {"location": "gone/"},
+    ...        {"location": "glossary/"}, {"location": "a/", "text": "new a"},
+    ...        {"location": "a/#x", "text": "new x"}, {"location": "glossary/"}]
+    >>> [e["location"] for e in merge(new, ["a/", "b/"], ["a/"], old)]
+    ['a/', 'a/#x', 'b/', 'glossary/']
+    >>> [e.get("text") for e in old["a/"]], sorted(old)
+    (['new a', 'new x'], ['a/', 'b/'])
+    """
+    by_page: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
+    for url in set(remembered) - set(urls):  # deleted or renamed
+        by_page.pop(url, None)
+        del remembered[url]
+    for url in converted:
+        remembered[url] = _last_run(by_page.get(url, []))
+    tracked = [entry for url in urls for entry in remembered.get(url, [])]
+    others = [_last_run(found) for url, found in by_page.items() if url not in remembered]
+    return tracked + [entry for found in others for entry in found]
+
+
+def _last_run(entries: list[dict]) -> list[dict]:
+    """A page's entries from this run: from its last page-level entry (no ``#``) on."""
+    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
+    return entries[starts[-1] :] if starts else entries

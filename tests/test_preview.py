@@ -1,0 +1,176 @@
+"""The fast preview, ``mkdocs serve --dirty`` (and ProperDocs') with ``strict``, on a small
+site: a saved edit is served updated, a broken one shows its ``file:line`` and the server stays
+up, the glossary and the search index stay whole although only the edited page is converted,
+and a lab edit re-runs (and converts again) only the page whose code imports the module."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+PAGE = """\
+---
+title: Page {name}
+description: A page that uses a term.
+---
+
+# Page {name}
+
+{word} Text becomes tokens.
+{code}"""
+CODE = """
+```python exec
+import sys
+sys.path.insert(0, str(here.parent / "lib"))
+from helper import value
+print("value", value())
+```
+"""
+SITE = """\
+site_name: preview
+site_url: http://example.org/
+strict: true
+theme: material
+nav: [index.md, a.md, b.md, glossary.md]
+plugins:
+  - search
+  - lessonkit:
+      glossary: glossary.yml
+      workers: 1
+"""
+
+
+class Server:
+    """``mkdocs serve --dirty`` on a free port, its output collected line by line."""
+
+    def __init__(self, root: Path, host: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        command = [sys.executable, "-m", host, "serve", "--dirty", "-f", "mkdocs.yml"]
+        command += ["-a", f"127.0.0.1:{port}"]
+        self.process = subprocess.Popen(
+            command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_for(self, found: Callable[[], bool], what: str, timeout: float = 20) -> None:
+        end = time.monotonic() + timeout
+        while not found():
+            assert self.process.poll() is None, f"the server stopped:\n{self.output}"
+            assert time.monotonic() < end, f"no {what} after {timeout} s:\n{self.output}"
+            time.sleep(0.05)
+
+    def get(self, path: str) -> str:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=5) as response:
+                return response.read().decode()
+        except OSError:
+            return ""
+
+    def serves(self, path: str, text: str) -> None:
+        self.wait_for(lambda: text in self.get(path), f"{text!r} on {path}")
+
+    def search(self) -> list[dict]:
+        """The entries of the search index the site serves."""
+        return json.loads(self.get("search/search_index.json"))["docs"]
+
+    def runs(self) -> int:
+        """How many pages ran since the server started (the plugin logs it after each build)."""
+        counts = re.findall(r"lessonkit: (\d+) page\(s\) ran", self.output)
+        return int(counts[-1]) if counts else -1
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text("def value():\n    return 41\n")
+    (tmp_path / "mkdocs.yml").write_text(SITE)
+    (docs / "index.md").write_text("---\ntitle: Home\ndescription: Home.\n---\n\n# Home\n")
+    (docs / "a.md").write_text(PAGE.format(name="A", word="first", code=CODE))
+    other = '\n```python exec\nprint("value", 6 * 7)\n```\n'  # imports nothing of lib/
+    (docs / "b.md").write_text(PAGE.format(name="B", word="other", code=other))
+    (docs / "c.md").write_text(PAGE.format(name="C", word="third", code=""))  # not in nav
+    (docs / "glossary.yml").write_text("- term: token\n  definition: A piece of text.\n")
+    return tmp_path
+
+
+@pytest.fixture(params=["mkdocs", "properdocs"])
+def server(site: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
+    running = Server(site, request.param)
+    try:
+        running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
+        yield running
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=10)
+
+
+def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: Server) -> None:
+    docs = site / "docs"
+    server.serves("a/", "first Text")
+    assert "value 41" in server.get("a/") and "value 42" in server.get("b/")
+    ran = server.runs()
+
+    (docs / "a.md").write_text(PAGE.format(name="A", word="second", code=CODE))
+    server.serves("a/", "second Text")
+    server.wait_for(lambda: "Reloading browsers" in server.output, "reload")
+    glossary = server.get("glossary/")  # only a.md was converted: b.md's use is remembered
+    assert re.search(
+        r"Used on: <a [^>]*>Page A</a>, <a [^>]*>Page B</a>, <a [^>]*>Page C", glossary
+    )
+    index = server.search()
+    locations = [doc["location"] for doc in index]
+    assert "b/" in locations and locations.count("a/") == 1, locations
+    assert any("second" in doc["text"] for doc in index if doc["location"] == "a/")
+    assert server.runs() == ran, "a prose edit runs nothing"
+
+    (docs / "c.md").unlink()  # a page deleted drops out of the glossary, search and the site
+    server.wait_for(
+        lambda: "Page C" not in server.get("glossary/"), "Page C gone from the glossary"
+    )
+    assert "Page A" in server.get("glossary/") and "Page B" in server.get("glossary/")
+    assert "c/" not in [doc["location"] for doc in server.search()]
+    assert server.get("c/") == "", "its old page is not served"
+
+    (docs / "glossary.yml").write_text("- term: token\n  definition: A small piece of text.\n")
+    server.serves("b/", "A small piece of text.")  # every page's tooltips come from it
+
+    (site / "lib" / "helper.py").write_text("def value():\n    return 43\n")  # a lab edit
+    server.serves("a/", "value 43")  # a.md did not change: the plugin converts it again
+    server.wait_for(lambda: server.runs() == ran + 1, "one page run (b.md imports nothing)")
+    assert "value 42" in server.get("b/")
+
+    broken = PAGE.format(name="A", word="third", code="\n```python exec\n1 / 0\n```\n")
+    (docs / "a.md").write_text(broken)
+    server.wait_for(lambda: "docs/a.md:11:" in server.output, "the error's file and line")
+    server.wait_for(lambda: "ZeroDivisionError" in server.output, "the error")
+    assert server.process.poll() is None, "the server stays up"
+
+    (docs / "a.md").write_text(PAGE.format(name="A", word="fourth", code=""))
+    server.serves("a/", "fourth Text")
