@@ -25,7 +25,7 @@ from lessonkit.core.source import split_front_matter
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.lab.tokens import encoding
 from lessonkit.lab.trace import softmax_trace
-from lessonkit.notebooks.lesson import read_lesson
+from lessonkit.notebooks.lesson import read_page
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 LESSON = "transformers-and-attention.md"
@@ -34,17 +34,8 @@ REAL = "real-model-bank.md"
 SEED_SCORES = "scores = [3, 1, 0]"
 
 
-def _source(page: str) -> str:
-    """The page's Markdown: a notebook lesson's (``x.ipynb`` is the page ``x.md``) is the
-    Markdown it stands for."""
-    file = DOCS / page
-    if not file.exists() and (notebook := file.with_suffix(".ipynb")).exists():
-        return read_lesson(notebook, page, f"docs/{page}").text
-    return file.read_text(encoding="utf-8")
-
-
 def _edited(page: str, edits: dict[str, str]) -> str:
-    text = _source(page)
+    text = read_page(DOCS, page).text  # a notebook lesson: the Markdown it stands for
     for old, new in edits.items():
         assert text.count(old) == 1, f"{page} no longer writes {old!r} once: update this test"
         text = text.replace(old, new)

@@ -122,6 +122,18 @@ def page_path(source: str) -> str:
     return posixpath.splitext(source)[0] + ".md"
 
 
+def read_page(docs: Path, page: str) -> Page:
+    """The lesson that is the page ``page`` (e.g. ``embeddings.md``) of the ``docs`` folder:
+    that Markdown file, or else the notebook (``.ipynb``, or a percent ``.py``) it stands for.
+    Code that reads another lesson (a home page listing its chapters) reads it through this."""
+    file = docs / page
+    if not file.exists():
+        for source in (file.with_suffix(".ipynb"), file.with_suffix(".py")):
+            if source.is_file() and is_notebook(source):
+                return read_lesson(source, page, str(source))
+    return read_lesson(file, page, str(file))
+
+
 def read_lesson(file: Path, path: str, where: str) -> Page:
     """The lesson in ``file`` (``path`` in the docs folder, ``where`` as messages name it): a
     Markdown file as it is, a notebook as the Markdown it stands for, the page ``x.md`` it is
