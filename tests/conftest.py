@@ -21,6 +21,9 @@ from hypothesis import settings
 settings.register_profile("lessonkit", deadline=None)
 settings.load_profile("lessonkit")
 
+collect_ignore_glob = ["broken/**/*.py"]
+"""The broken-lesson corpus holds lessons written as jupytext scripts: lessons to build, not
+modules to import (their code fails on purpose)."""
 ROOT = Path(__file__).resolve().parents[1]
 SUBPATH = "lessonkit"
 """The site is served under a sub-path, as GitHub Pages serves a project site."""
