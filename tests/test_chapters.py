@@ -22,6 +22,8 @@ from scipy.special import softmax as scipy_softmax
 from lessonkit.core.source import split_front_matter
 from lessonkit.execute.program import parse_program
 from lessonkit.lab.cost import doubling_ratio
+from lessonkit.notebooks.lesson import read_page
+from lessonkit.notebooks.pages import lesson_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -251,7 +253,8 @@ def test_the_notebook_runs_on_its_own_and_gives_the_outputs_it_ships(built_site:
 
 
 def _chapters_in_nav() -> list[str]:
-    """Nav pages that are Markdown files in docs/, except the landing and about pages."""
+    """Nav pages that are lessons in docs/ (Markdown or notebooks), but the landing and about
+    pages."""
     config = load_config(str(ROOT / "mkdocs.yml"))
 
     def walk(items):
@@ -259,11 +262,10 @@ def _chapters_in_nav() -> list[str]:
             value = next(iter(item.values())) if isinstance(item, dict) else item
             if isinstance(value, list):
                 yield from walk(value)
-            elif (
-                value != "index.md" and not value.startswith("about/") and (DOCS / value).is_file()
-            ):
+            elif value != "index.md" and not value.startswith("about/") and value in lessons:
                 yield value
 
+    lessons, _ = lesson_pages(DOCS)  # a notebook lesson is the page it stands for
     return list(walk(config["nav"]))
 
 
@@ -271,18 +273,19 @@ def test_the_landing_page_lists_the_chapters_in_nav_order_with_reading_times(bui
     chapters = _chapters_in_nav()
     assert chapters[:3] == ["history.md", "embeddings.md", "transformers-and-attention.md"]
     landing = _page(built_site, "index.html")
+    lessons, _ = lesson_pages(DOCS)
     listed = []
     for link in landing.links:
         href = urljoin(_url("index.html"), link["href"])
         path = urlsplit(href).path.strip("/")
         chapter = f"{path}.md"
-        if (DOCS / chapter).is_file() and chapter not in listed and not path.startswith("about/"):
+        if chapter in lessons and chapter not in listed and not path.startswith("about/"):
             listed.append(chapter)
     assert listed == chapters
     items = [i for i in landing.items if re.search(r"\d+ min read", i)]
     assert len(items) == len(chapters)
     for item, chapter in zip(items, chapters, strict=True):
-        _, meta, _ = split_front_matter((DOCS / chapter).read_text(encoding="utf-8"))
+        meta = read_page(DOCS, chapter).meta  # a notebook lesson's: its first cell's
         assert item.startswith(meta["title"])
         assert " ".join(meta["description"].split()) in item
         found = re.search(r"(\d+) min read, ([\d,]+) words", item)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,15 @@ def test_the_sites_glossary_holds_on_every_page() -> None:
     assert [p.format() for p in report.problems if "senses" in p.message + p.hint] == []
 
 
+def source_lines(where: str) -> list[str]:
+    """The lines a problem's path names: a file's, or a notebook cell's (``x.ipynb:cell 4``)."""
+    file, _, cell = where.partition(":cell ")
+    if not cell:
+        return Path(file).read_text(encoding="utf-8").splitlines()
+    cells = json.loads(Path(file).read_text(encoding="utf-8"))["cells"]
+    return "".join(cells[int(cell) - 1]["source"]).splitlines()
+
+
 def test_the_old_left_to_right_definitions_would_be_caught(tmp_path: Path) -> None:
     """Issue 20's defect 5: attention, query and attention weights were defined over "earlier
     tokens" and shown on the encoder page. Marked with the sense they assume, the check finds
@@ -125,6 +135,6 @@ def test_the_old_left_to_right_definitions_would_be_caught(tmp_path: Path) -> No
     assert not any(page == "transformers-and-attention.md" for page, _ in flagged)
     for problem in report.problems:
         assert problem.line is not None
-        source = Path(problem.path).read_text(encoding="utf-8").splitlines()
+        source = source_lines(problem.path)
         name = problem.message.split("'")[1]
         assert name[:4] in source[problem.line - 1].lower(), problem.format()  # query: queries
