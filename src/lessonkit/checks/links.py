@@ -104,14 +104,18 @@ class PageIds:
     complete: bool = True
 
 
+def _resolved(page: str, file: Path, context: Context) -> Path | None:
+    """The file a link from ``file`` to ``page`` names: ``/a.md`` from the docs folder (None
+    without one), ``a.md`` from ``file``'s folder."""
+    if page.startswith("/"):
+        return None if context.docs_dir is None else context.docs_dir / page.lstrip("/")
+    return file.parent / page
+
+
 def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
     """The ids of the page ``page`` links to from ``file`` (None when they cannot be known)."""
-    if page.startswith("/"):
-        if context.docs_dir is None:
-            return None
-        resolved = context.docs_dir / page.lstrip("/")
-    else:
-        resolved = file.parent / page
+    if (resolved := _resolved(page, file, context)) is None:
+        return None
     if not resolved.is_file():
         if (notebook := context.notebook_of(resolved)) is not None:
             return context.anchors.of_lesson(notebook, context.markdown.separator)
@@ -279,12 +283,8 @@ def _notebook_source(target: str, file: Path, context: Context) -> str | None:
     path, _, rest = unquote(target).partition("#")
     if not path.endswith((".ipynb", ".py")) or _SCHEME.match(path) or path.startswith("//"):
         return None
-    if path.startswith("/"):
-        if context.docs_dir is None:
-            return None
-        resolved = context.docs_dir / path.lstrip("/")
-    else:
-        resolved = file.parent / path
+    if (resolved := _resolved(path, file, context)) is None:
+        return None
     if context.notebook_page(resolved) is None:
         return None
     page = path[: -len(Path(path).suffix)] + ".md"
