@@ -6,11 +6,11 @@ One command, from the repository root:
     .venv/bin/python scripts/quality_report.py --write-docs   # also update the docs page
 
 It builds the site strictly and, in the same run, a tiny plain Material project (default
-settings, no lessonkit) whose two pages carry the prose of the lesson and of the landing page
-(headings, paragraphs and lists of the built pages, as text). Both are served on localhost under
-a sub-path (``/lessonkit/`` and ``/plain/``, as GitHub Pages serves a project site) by a small
-gzip-capable server that answers misses with the site's 404.html. Then, for the lesson and the
-landing page and their plain twins:
+settings, no lessonkit) whose pages carry the prose of ``PAGES``: the lesson, the notebook
+lesson and the landing page (headings, paragraphs and lists of the built pages, as text). Both
+are served on localhost under a sub-path (``/lessonkit/`` and ``/plain/``, as GitHub Pages
+serves a project site) by a small gzip-capable server that answers misses with the site's
+404.html. Then, for each of those pages and their plain twins:
 
 - Lighthouse (``scripts/quality/package.json`` pins 12.2.3; ``npm ci`` installs it into
   ``scripts/quality/node_modules`` on first use), mobile and desktop: performance,
@@ -63,7 +63,11 @@ CHROME_FLAGS = (
     "--disable-component-update"
 )
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-PAGES = {"lesson": "transformers-and-attention/", "landing": ""}
+PAGES = {
+    "lesson": "transformers-and-attention/",
+    "notebook lesson": "embeddings/",  # written as docs/embeddings.ipynb
+    "landing": "",
+}
 FORMS = ("mobile", "desktop")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 OWN_BUDGET = 17 * 1024  # 15 KB + the progress script and its CSS (2,759 B gzipped, #25)
