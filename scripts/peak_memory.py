@@ -38,7 +38,11 @@ def descendants(pid: int) -> list[int]:
     while todo:
         current = todo.pop()
         found.append(current)
-        for children in (PROC / str(current) / "task").glob("*/children"):
+        try:
+            listed = list((PROC / str(current) / "task").glob("*/children"))
+        except OSError:  # the process ended meanwhile
+            continue
+        for children in listed:
             try:
                 todo += [int(child) for child in children.read_text().split()]
             except OSError:  # the thread or the process ended meanwhile
