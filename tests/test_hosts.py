@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from lessonkit.core.fences import mask_code
+from lessonkit.core.prepared import MANIFEST, prepared_notebooks
 from lessonkit.core.project import Project
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.checks import _uses
-from lessonkit.hosts.standalone.manifest import prepared_notebooks
-from lessonkit.hosts.standalone.prepare import MANIFEST, load_config
+from lessonkit.hosts.standalone.prepare import load_config
 from lessonkit.hosts.standalone.site import Site, SiteConfig
 
 ROOT = Path(__file__).resolve().parents[1]

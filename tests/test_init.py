@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from lessonkit.cli import main
-from lessonkit.hosts.standalone.manifest import MANIFEST, prepared_files
+from lessonkit.core.prepared import MANIFEST, prepared_files
 
 
 def test_init_makes_a_site_that_builds_strictly_with_every_feature(

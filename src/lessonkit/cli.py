@@ -19,9 +19,9 @@ from pathlib import Path
 
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.checks.recipe import check_files, markdown_files
+from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
-from lessonkit.hosts.standalone.manifest import prepared_files
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
@@ -86,8 +86,6 @@ def _prepared(project: Project | None) -> list[Path]:
     """What ``lessonkit prepare`` wrote into the site's docs (not lessons)."""
     if project is None:
         return []
-    from lessonkit.hosts.standalone.prepare import prepared_files
-
     return [project.docs_dir / name for name in prepared_files(project.docs_dir)]
 
 

@@ -31,6 +31,7 @@ from lessonkit.checks.frontmatter import front_matter_problems
 from lessonkit.checks.links import Anchors, link_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.core.page import Page
+from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.execute.checks import compile_problems
@@ -75,8 +76,6 @@ class Context:
             self._lessons = {}
             if self.docs_dir is not None:
                 if self.generated is None:
-                    from lessonkit.hosts.standalone.manifest import prepared_files
-
                     self.generated = frozenset(prepared_files(self.docs_dir))
                 self._lessons = lesson_pages(self.docs_dir, self.generated)[0]
         return self._lessons

@@ -18,11 +18,11 @@ from mkdocs.utils import get_relative_url
 
 from lessonkit.assets.bundle import bundle
 from lessonkit.core.page import Page as Lesson
+from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page
-from lessonkit.hosts.standalone.manifest import prepared_files
 from lessonkit.notebooks.site import (
     clash,
     download_html,

@@ -39,17 +39,12 @@ from markdown import Markdown
 
 from lessonkit.assets.bundle import bundle
 from lessonkit.core.page import Page as Lesson
+from lessonkit.core.prepared import MANIFEST, prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import Project
 from lessonkit.execute.site import CONFIG_FILES
 from lessonkit.glossary.site import finish_page
-from lessonkit.hosts.standalone.manifest import (
-    MANIFEST,
-    atomic_write,
-    prepared_files,
-    sha256,
-    write_manifest,
-)
+from lessonkit.hosts.standalone.manifest import atomic_write, sha256, write_manifest
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.records import (
     Converted,

@@ -29,13 +29,9 @@ from typing import Any
 
 from markdown import Extension, Markdown
 
+from lessonkit.core.prepared import prepared_files, prepared_notebooks, prepared_path
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
-from lessonkit.hosts.standalone.manifest import (
-    prepared_files,
-    prepared_notebooks,
-    prepared_path,
-)
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.prepare import host_problems
 from lessonkit.hosts.standalone.site import Site, SiteConfig
