@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
+import queue
 import re
 import shutil
 import socketserver
@@ -43,6 +45,61 @@ def mkdocs_build() -> Callable[[Path], subprocess.CompletedProcess[str]]:
         )
 
     return build
+
+
+class BuildServers:
+    """A few long-lived ``tests/build_server.py`` processes, one per core: ``build(folder)``
+    runs ``mkdocs build --strict`` there in one that is free (safe from several threads)."""
+
+    def __init__(self, count: int) -> None:
+        self.free: queue.Queue[subprocess.Popen[str]] = queue.Queue()
+        self.all = [self._start() for _ in range(count)]
+        for server in self.all:
+            self.free.put(server)
+
+    @staticmethod
+    def _start() -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("build_server.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+
+    def build(self, folder: Path) -> subprocess.CompletedProcess[str]:
+        server = self.free.get()
+        try:
+            assert server.stdin and server.stdout
+            server.stdin.write(json.dumps(str(folder)) + "\n")
+            server.stdin.flush()
+            answer = server.stdout.readline()
+            if not answer:  # it died: say so, and put a new one in its place
+                server = self._start()
+                self.all.append(server)
+                raise RuntimeError(f"the build server died building {folder}")
+            code, stderr = json.loads(answer)
+        finally:
+            self.free.put(server)
+        return subprocess.CompletedProcess(["mkdocs", "build", "--strict"], code, "", stderr)
+
+    def close(self) -> None:
+        for server in self.all:
+            if server.stdin:
+                server.stdin.close()
+        for server in self.all:
+            server.wait(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def mkdocs_build_shared() -> Iterator[Callable[[Path], subprocess.CompletedProcess[str]]]:
+    """Build a project folder strictly in a long-lived build process (``tests/build_server.py``):
+    what :func:`mkdocs_build` gives, without a new Python, MkDocs and fork server per build. For
+    the many small sites of the broken corpus; a test of what a process imports, starts or
+    leaves behind uses :func:`mkdocs_build`."""
+    servers = BuildServers(os.cpu_count() or 2)
+    yield servers.build
+    servers.close()
 
 
 def _lesson_features(html: str) -> dict[str, bool]:

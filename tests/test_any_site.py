@@ -41,7 +41,7 @@ GLOSSARY = "- term: token\n  definition: A piece of text.\n"
 
 @pytest.mark.parametrize("directory_urls", [True, False])
 def test_a_bare_site_gets_quizzes_and_working_glossary_links(
-    tmp_path: Path, directory_urls: bool, mkdocs_build
+    tmp_path: Path, directory_urls: bool, mkdocs_build_shared
 ) -> None:
     (tmp_path / "docs" / "course").mkdir(parents=True)
     home = "---\ntitle: Home\ndescription: Home.\n---\n# Home\n"
@@ -54,7 +54,7 @@ def test_a_bare_site_gets_quizzes_and_working_glossary_links(
         f"use_directory_urls: {str(directory_urls).lower()}\n"
         "plugins:\n  - lessonkit:\n      workers: 1\n"
     )
-    done = mkdocs_build(tmp_path)
+    done = mkdocs_build_shared(tmp_path)
     assert done.returncode == 0, done.stderr
     site = tmp_path / "site"
     page = site / ("course/first/index.html" if directory_urls else "course/first.html")

@@ -35,7 +35,7 @@ PROBLEM_LINE = re.compile(r"^(docs/\S+?:\d+: (?:error|warning): .*)$", re.M)
 
 @pytest.fixture(scope="module")
 def builds(
-    tmp_path_factory: pytest.TempPathFactory, mkdocs_build
+    tmp_path_factory: pytest.TempPathFactory, mkdocs_build_shared
 ) -> dict[Path, tuple[Path, CompletedProcess]]:
     """Every broken lesson (and broken quiz) built strictly as a one-page site of its own."""
     root = tmp_path_factory.mktemp("broken")
@@ -45,7 +45,7 @@ def builds(
         (site / "docs").mkdir(parents=True)
         (site / "docs" / case.name).write_text(case.read_text())
         (site / "mkdocs.yml").write_text(SITE_CONFIG)
-        return site, mkdocs_build(site)
+        return site, mkdocs_build_shared(site)
 
     cases = CASES + QUIZ_CASES
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

@@ -231,7 +231,7 @@ def _expected(case: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def broken_builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> dict:
+def broken_builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build_shared) -> dict:
     root = tmp_path_factory.mktemp("broken-notebooks")
 
     def build(case: Path) -> tuple[Path, subprocess.CompletedProcess]:
@@ -239,7 +239,7 @@ def broken_builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build) -> dic
         (site / "docs").mkdir(parents=True)
         (site / "docs" / case.name).write_bytes(case.read_bytes())
         (site / "mkdocs.yml").write_text(SITE_CONFIG)
-        return site, mkdocs_build(site)
+        return site, mkdocs_build_shared(site)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return dict(zip(CASES, pool.map(build, CASES), strict=True))
@@ -424,7 +424,9 @@ def test_a_glossary_mark_in_a_markdown_cell_is_placed_at_its_cell_and_line(tmp_p
 
 
 @pytest.mark.parametrize("other", ["n.md", "n.py"])
-def test_two_sources_of_one_page_fail_the_build(tmp_path: Path, other: str, mkdocs_build) -> None:
+def test_two_sources_of_one_page_fail_the_build(
+    tmp_path: Path, other: str, mkdocs_build_shared
+) -> None:
     """A notebook and a Markdown lesson (or its jupytext pair) of one name would be one page."""
     (tmp_path / "docs").mkdir()
     lesson = [raw("---\ntitle: N\ndescription: N.\n---"), markdown("# N")]
@@ -432,7 +434,7 @@ def test_two_sources_of_one_page_fail_the_build(tmp_path: Path, other: str, mkdo
     twin = jupytext.writes(nbformat.from_dict(notebook(lesson)), fmt="py:percent")
     (tmp_path / "docs" / other).write_text(twin if other.endswith(".py") else TWIN)
     (tmp_path / "mkdocs.yml").write_text(SITE_CONFIG)
-    done = mkdocs_build(tmp_path)
+    done = mkdocs_build_shared(tmp_path)
     assert done.returncode != 0
     first, second = sorted(["n.ipynb", other], key=lambda name: name != "n.md")
     assert f"error: {second} and {first} would both be the page n/" in done.stderr, done.stderr

@@ -54,8 +54,10 @@ def site(root: Path, hook: str) -> Path:
     return root
 
 
-def test_a_quiz_broken_after_the_checks_is_reported_at_its_line(tmp_path: Path, mkdocs_build):
-    build = mkdocs_build(
+def test_a_quiz_broken_after_the_checks_is_reported_at_its_line(
+    tmp_path: Path, mkdocs_build_shared
+):
+    build = mkdocs_build_shared(
         site(tmp_path, "replace('    Not quite. The scores can be any numbers.', '')")
     )
     assert build.returncode != 0
@@ -66,8 +68,8 @@ def test_a_quiz_broken_after_the_checks_is_reported_at_its_line(tmp_path: Path, 
     assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr
 
 
-def test_a_glossary_mark_another_plugin_adds_names_the_file(tmp_path: Path, mkdocs_build):
-    build = mkdocs_build(site(tmp_path, "replace('A token is', 'A [[tokn]] is')"))
+def test_a_glossary_mark_another_plugin_adds_names_the_file(tmp_path: Path, mkdocs_build_shared):
+    build = mkdocs_build_shared(site(tmp_path, "replace('A token is', 'A [[tokn]] is')"))
     assert build.returncode != 0
     assert "docs/index.md: error: unknown glossary term 'tokn' in [[tokn]]" in build.stderr, (
         build.stderr

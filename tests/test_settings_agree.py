@@ -22,11 +22,11 @@ def _site(root: Path, options: str, glossary: str | None = "glossary.yml") -> Pa
     return root
 
 
-def _both(site: Path, mkdocs_build, monkeypatch, capsys) -> tuple[int, str, int, str]:
+def _both(site: Path, mkdocs_build_shared, monkeypatch, capsys) -> tuple[int, str, int, str]:
     monkeypatch.chdir(site)
     code = main(["check"])
     captured = capsys.readouterr()
-    built = mkdocs_build(site)
+    built = mkdocs_build_shared(site)
     return code, captured.out + captured.err, built.returncode, built.stderr
 
 
@@ -47,12 +47,14 @@ def test_check_and_build_agree_on_the_options(
     options: str,
     glossary: str | None,
     expected: str,
-    mkdocs_build,
+    mkdocs_build_shared,
     monkeypatch,
     capsys,
 ) -> None:
     site = _site(tmp_path, options, glossary)
-    check_code, check_out, build_code, build_err = _both(site, mkdocs_build, monkeypatch, capsys)
+    check_code, check_out, build_code, build_err = _both(
+        site, mkdocs_build_shared, monkeypatch, capsys
+    )
     assert check_code == 1 and expected in check_out, check_out
     assert build_code != 0
     if "option" in expected:  # MkDocs validates the schema itself, in its own words
@@ -62,20 +64,22 @@ def test_check_and_build_agree_on_the_options(
 
 
 def test_an_empty_glossary_option_turns_the_glossary_off_for_both(
-    tmp_path: Path, mkdocs_build, monkeypatch, capsys
+    tmp_path: Path, mkdocs_build_shared, monkeypatch, capsys
 ) -> None:
     site = _site(tmp_path, "glossary: ''\nworkers: 1")
     (site / "docs" / "index.md").write_text(PAGE.replace("[[tokn]]", "token"))
-    check_code, check_out, build_code, build_err = _both(site, mkdocs_build, monkeypatch, capsys)
+    check_code, check_out, build_code, build_err = _both(
+        site, mkdocs_build_shared, monkeypatch, capsys
+    )
     assert check_code == 0, check_out
     assert build_code == 0, build_err
 
 
-def test_the_output_limit_is_a_site_option(tmp_path: Path, mkdocs_build) -> None:
+def test_the_output_limit_is_a_site_option(tmp_path: Path, mkdocs_build_shared) -> None:
     page = "---\ntitle: L\ndescription: L.\n---\n# L\n\n```python exec\nprint('x' * 5000)\n```\n"
     site = _site(tmp_path, "workers: 1\noutput_limit: 1000", glossary=None)
     (site / "docs" / "index.md").write_text(page)
-    built = mkdocs_build(site)
+    built = mkdocs_build_shared(site)
     assert built.returncode != 0
     assert "docs/index.md:7: error: output too large" in built.stderr, built.stderr
     assert "lessonkit option output_limit" in built.stderr

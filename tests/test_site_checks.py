@@ -50,12 +50,12 @@ def site(root: Path, page: str, options: str = "", extensions: str = "") -> Path
     return root
 
 
-def both(root: Path, mkdocs_build, monkeypatch, capsys) -> tuple[list[str], list[str]]:
+def both(root: Path, mkdocs_build_shared, monkeypatch, capsys) -> tuple[list[str], list[str]]:
     """The errors ``lessonkit check`` prints and those the strict build logs."""
     monkeypatch.chdir(root)
     code = main(["check"])
     checked = PROBLEM.findall(capsys.readouterr().out)
-    built = mkdocs_build(root)
+    built = mkdocs_build_shared(root)
     assert (code == 0) == (built.returncode == 0), (checked, built.stderr)
     return checked, PROBLEM.findall(built.stderr)
 
@@ -139,12 +139,12 @@ def test_check_and_build_agree_on_what_the_site_allows(
     extensions: str,
     errors: list[str],
     tmp_path,
-    mkdocs_build,
+    mkdocs_build_shared,
     monkeypatch,
     capsys,
 ) -> None:
     root = site(tmp_path, page, options, extensions)
-    checked, built = both(root, mkdocs_build, monkeypatch, capsys)
+    checked, built = both(root, mkdocs_build_shared, monkeypatch, capsys)
     assert [e for e in checked if any(e.startswith(x) for x in errors)] == checked, checked
     assert len(checked) == len(errors) and all(
         any(c.startswith(e) for c in checked) for e in errors

@@ -333,12 +333,14 @@ def test_the_nested_opening_line_is_code_to_lessonkit_check() -> None:
     assert problem.format().startswith("page.md:10: error: unknown glossary term '1, 2'")
 
 
-def test_the_nested_opening_line_is_code_to_a_strict_build(tmp_path: Path, mkdocs_build) -> None:
+def test_the_nested_opening_line_is_code_to_a_strict_build(
+    tmp_path: Path, mkdocs_build_shared
+) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(PAGE)
     (tmp_path / "docs" / "glossary.yml").write_text(GLOSSARY)
     (tmp_path / "mkdocs.yml").write_text(CONFIG)
-    done = mkdocs_build(tmp_path)
+    done = mkdocs_build_shared(tmp_path)
     assert done.returncode == 0, done.stderr
     html = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
     [code] = html.select("pre code")

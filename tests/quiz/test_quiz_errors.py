@@ -6,10 +6,7 @@ Each file in ``broken/`` is a lesson with one quiz mistake and a comment
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -110,7 +107,7 @@ markdown_extensions:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def builds(tmp_path_factory: pytest.TempPathFactory, mkdocs_build_shared) -> dict[str, str]:
     root = tmp_path_factory.mktemp("broken-quiz")
 
     def build(stem: str) -> str:
@@ -118,13 +115,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         (site / "docs").mkdir(parents=True)
         (site / "docs" / f"{stem}.md").write_text((BROKEN / f"{stem}.md").read_text())
         (site / "mkdocs.yml").write_text(SITE_CONFIG)
-        result = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict"],
-            cwd=site,
-            capture_output=True,
-            text=True,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        )
+        result = mkdocs_build_shared(site)
         assert result.returncode != 0, f"{stem}.md built although its quiz is broken"
         return result.stderr
 
