@@ -45,11 +45,13 @@ def render(text: str) -> str:
 
 
 def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The least CPU time ``work`` took in ``runs`` runs: this process's own seconds, which
+    other work on a busy machine does not add to (the wall clock's do)."""
     times = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         work()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return min(times)
 
 
@@ -79,9 +81,10 @@ def test_ten_thousand_marks_render_and_check_in_a_second_or_two() -> None:
 
 def test_rendering_and_checking_marks_take_linear_time() -> None:
     """Four times the marks: linear work takes about 4 to 5 times as long (a page past the CPU's
-    cache is a little slower per mark), quadratic work about 16 times (measured: 12 to 19)."""
+    cache is a little slower per mark; up to 8.8 times by the wall clock on a machine loaded
+    with other builds), quadratic work about 16 times (measured: 12 to 19)."""
     small, large = page(2_500), page(10_000)
     rendering = ratio(lambda: render(small), lambda: render(large))
     small, large = page(5_000), page(20_000)
     checking = ratio(lambda: check(small, GLOSSARY), lambda: check(large, GLOSSARY), runs=5)
-    assert rendering < 8 and checking < 8, (rendering, checking)
+    assert rendering < 10 and checking < 10, (rendering, checking)
