@@ -5,6 +5,7 @@ No theme overrides, no extension list: the plugin brings its own.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ LESSON = """\
 ---
 title: First lesson
 description: A lesson in a sub-folder, with a term and a quiz.
+path: true
 ---
 
 # First lesson
@@ -70,3 +72,14 @@ def test_a_bare_site_gets_quizzes_and_working_glossary_links(
         target = target / "index.html" if target.is_dir() else target
         assert target.is_file(), f"{link} from {page.relative_to(site)} leads nowhere"
         assert 'id="token"' in target.read_text()
+    path = json.loads(
+        re.search(r'<script type="application/json" id="lk-path">(.*?)</script>', html)[1]
+    )
+    root = page.parent / path["root"]
+    for url in [
+        path["print"],
+        *(lesson["url"] for lesson in path["lessons"]),
+    ]:  # the learner's path
+        target = (root / url).resolve()
+        target = target / "index.html" if target.is_dir() else target
+        assert target.is_file(), f"the path's {url} from {page.relative_to(site)} leads nowhere"

@@ -2,7 +2,8 @@
 the whole path as one printable page. No MkDocs import: the host hands over pages as plain data.
 
 Which pages: every page under a nav section titled ``Learning path``, in nav order, and any
-other page whose front matter says ``path: true``; ``path: false`` takes a page out. Progress
+other page whose front matter says ``path: true`` (on a site with no nav, too, in the order
+the host lists its pages); ``path: false`` takes a page out. Progress
 itself is kept by the reader's browser (``assets/js/60-progress.js``), against the data
 :func:`~lessonkit.path.lessons.progress_json` writes into every page.
 """
@@ -16,6 +17,7 @@ from .lessons import (
     progress_script,
     quiz_ids,
     read_record,
+    reading_order,
     root_of,
 )
 from .printpage import (
@@ -44,5 +46,6 @@ __all__ = [
     "progress_script",
     "quiz_ids",
     "read_record",
+    "reading_order",
     "root_of",
 ]

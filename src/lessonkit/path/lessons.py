@@ -62,6 +62,20 @@ def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, t
                     yield from nav_order(value, (*sections, str(title)))
 
 
+def reading_order(
+    nav: Iterable[tuple[str, tuple[str, ...]]], pages: Iterable[str]
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The site's pages in reading order: its nav's (:func:`nav_order`), or, when the site lists
+    no nav, ``pages`` in the order the host lists them (``path: true`` chooses from those).
+
+    >>> reading_order([], ["index.md", "a.md"])
+    [('index.md', ()), ('a.md', ())]
+    >>> reading_order([("a.md", ("Learning path",))], ["index.md", "a.md"])
+    [('a.md', ('Learning path',))]
+    """
+    return list(nav) or [(page, ()) for page in pages]
+
+
 def path_lessons(
     nav: Iterable[tuple[str, tuple[str, ...]]], meta: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:

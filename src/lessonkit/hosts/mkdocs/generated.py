@@ -38,6 +38,7 @@ from lessonkit.path import (
     print_html,
     print_markdown,
     progress_json,
+    reading_order,
 )
 from lessonkit.path import Lesson as PathLesson
 from lessonkit.report.links import aside_html, page_report, section_headings
@@ -95,7 +96,8 @@ def finish_glossary_page(
 
 def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) -> list[str]:
     """The learning path's pages (see :mod:`lessonkit.path`); the print page if there are any."""
-    path = path_lessons(nav_order(config.nav), meta)
+    pages = (file.src_uri for file in files.documentation_pages())  # a site without a nav
+    path = path_lessons(reading_order(nav_order(config.nav), pages), meta)
     if path and not files.get_file_from_path(PRINT_PAGE):
         files.append(File.generated(config, PRINT_PAGE, content=print_markdown()))
     return path
@@ -128,7 +130,7 @@ def add_progress_data(output: str, page: MkDocsPage, lessons: list[PathLesson]) 
     if not lessons or at < 0:
         return output
     root = get_relative_url(".", page.url).rstrip("/") + "/"
-    print_url = PRINT_PAGE.removesuffix(".md") + "/"
+    print_url = File(PRINT_PAGE, "", "", page.file.use_directory_urls).url  # print/ or print.html
     return output[:at] + progress_json(lessons, root, print_url) + output[at:]
 
 

@@ -63,6 +63,7 @@ from lessonkit.path import (
     path_record,
     print_html,
     print_page_file,
+    reading_order,
 )
 from lessonkit.path import Lesson as PathLesson
 
@@ -154,7 +155,8 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
             with suppress(LessonError):  # wrong block options: reported by the page's checks
                 if lesson.program.steps:
                     engine.submit(lesson.program, lesson.where, lesson.text)
-    path = path_lessons(config.nav, {lesson.path: lesson.valid_meta for lesson in lessons})
+    meta = {lesson.path: lesson.valid_meta for lesson in lessons}
+    path = path_lessons(reading_order(config.nav, (lesson.path for lesson in lessons)), meta)
     made = _output_names(site, lessons, path)
     converter = _Converter(site, extensions, configs, made, outcome)
     converted = {}
