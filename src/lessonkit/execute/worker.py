@@ -1,8 +1,9 @@
 """Worker processes that run pages, each page in a fresh process of its own.
 
-A worker imports what every page needs once (numpy, matplotlib, lessonkit's runner), then forks
-a *page process* for each page: a copy of the worker as it was before any page ran. The page runs
-there, in a fresh temporary working folder, and the process exits. So nothing a page changes in
+A worker imports what every page needs once (numpy, matplotlib, lessonkit's runner) and draws one
+throwaway figure (:func:`_draw_once`), then forks a *page process* for each page: a copy of the
+worker as it was before any page ran. The page runs there, in a fresh temporary working folder,
+and the process exits. So nothing a page changes in
 its process (numpy's print options, the random generators, ``os.environ``, ``sys.path``, a patched
 lab function, builtins, signal handlers, the working folder, what it imported...) can reach
 another page, whatever the order pages run in and whichever worker runs them. A fork of a worker
