@@ -10,7 +10,7 @@ bytes do not depend on timing; every failed page is reported at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -57,20 +57,31 @@ class Deferred:
     ) -> None:
         """Convert every waiting page; LessonError with every failed page's problems.
 
-        ``prepare(markdown, program, result)`` hands a page's run to the execute extension.
+        Pages are converted as their runs finish, not in the navigation's order: the build
+        does not wait for one page's code while others' results are ready to convert (a page's
+        conversion does not depend on which pages were converted before it, as MkDocs' own
+        pass already converts some pages now and others here). The problems are reported in
+        the navigation's order. ``prepare(markdown, program, result)`` hands a page's run to
+        the execute extension.
         """
         waiting, self._waiting = self._waiting, []
-        problems: list[Problem] = []
-        for item in waiting:
-            result = item.future.result()
-            problems += [item.locate(p) for p in result.problems] if not result.ok else []
-            if problems:
-                continue  # the build fails: only collect the other pages' problems
-            prepare(item.markdown, item.program, result)
-            item.page.markdown = item.markdown
-            item.page.render(config, files)
-            item.page.content = config.plugins.on_page_content(
-                item.page.content, page=item.page, config=config, files=files
-            )
-        if problems:
-            raise LessonError(problems)
+        pages: dict[Future[PageResult], list[int]] = {}  # two pages may share one run
+        for index, item in enumerate(waiting):
+            pages.setdefault(item.future, []).append(index)
+        found: dict[int, list[Problem]] = {}
+        for future in as_completed(pages):
+            result = future.result()
+            for index in pages[future]:
+                item = waiting[index]
+                if not result.ok:
+                    found[index] = [item.locate(p) for p in result.problems]
+                if found:
+                    continue  # the build fails: only collect the other pages' problems
+                prepare(item.markdown, item.program, result)
+                item.page.markdown = item.markdown
+                item.page.render(config, files)
+                item.page.content = config.plugins.on_page_content(
+                    item.page.content, page=item.page, config=config, files=files
+                )
+        if found:
+            raise LessonError(p for index in sorted(found) for p in found[index])
