@@ -233,23 +233,27 @@ def measured_sizes(benchmark: ModuleType, floor: float, lessonkit: float) -> lis
 
 
 @pytest.mark.parametrize(
-    ("floor", "lessonkit", "verdict", "whose"),
+    ("floor", "lessonkit", "verdict", "whose", "own"),
     [
-        (5.0, 5.2, "PASS", ""),
-        (5.9, 6.0, "FAIL", "the miss is the floor's growth"),
-        (5.0, 5.6, "FAIL", "the miss is lessonkit grows faster than the floor"),
+        (5.0, 5.2, "PASS", "", "PASS"),
+        (5.9, 6.0, "FAIL", "the miss is the floor's growth", "PASS"),
+        (9.8, 6.2, "FAIL", "the miss is the floor's growth", "PASS"),
+        (5.0, 5.6, "FAIL", "the miss is lessonkit grows faster than the floor", "FAIL"),
     ],
 )
 def test_a_scaling_miss_says_whether_the_floor_or_lessonkit_grew(
-    benchmark: ModuleType, floor: float, lessonkit: float, verdict: str, whose: str
+    benchmark: ModuleType, floor: float, lessonkit: float, verdict: str, whose: str, own: str
 ) -> None:
     checks = benchmark.scaling_targets(*measured_sizes(benchmark, floor, lessonkit))
-    reference, cold, warm = checks
+    reference, cold, cold_own, warm, warm_own = checks
     assert reference.verdict == "" and reference.value == pytest.approx(floor)
     for check in (cold, warm):
         assert check.limit == pytest.approx(5.25) and check.verdict == verdict
         assert check.note.startswith(f"{lessonkit / floor:.2f} x the floor's own growth")
         assert check.note.endswith(whose)
+    for check in (cold_own, warm_own):  # lessonkit's part: no faster than the floor's growth
+        assert check.value == pytest.approx(lessonkit / floor) and check.limit == 1.05
+        assert check.verdict == own
 
 
 def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
