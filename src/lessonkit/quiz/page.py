@@ -78,6 +78,8 @@ class QuizPageTreeprocessor(Treeprocessor):
     line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz."""
 
     def run(self, root: etree.Element) -> None:
+        if not any(_may_matter(el) for el in root.iter()):
+            return  # no quiz and no "///" anywhere (most pages): nothing to check or add
         problems: list[Problem] = []
         quizzes = []
         for el in _walk(root):
@@ -109,6 +111,12 @@ def result_line(total: int) -> etree.Element:
     reset = etree.SubElement(result, "button", {"type": "button", "class": "lk-quiz-result__reset"})
     reset.text = "Reset answers"
     return result
+
+
+def _may_matter(el: etree.Element) -> bool:
+    """Whether ``el`` is a quiz or holds text a leftover ``/// quiz`` line could be in (a quick
+    test over every element, code included, before the walk that skips code)."""
+    return el.get("class") == "lk-quiz" or "///" in (el.text or "") or "///" in (el.tail or "")
 
 
 def _walk(el: etree.Element) -> Iterator[etree.Element]:
