@@ -219,9 +219,23 @@ def _is_exec(word: str) -> bool:
     """Whether an info string's word asks to execute: ``exec``, ``.exec``, ``exec="1"``,
     ``execute``, ``EXEC``, ``exe``..."""
     name = word.lower().lstrip(".").split("=", 1)[0].strip("\"':,;")
-    return name in (_EXEC, "execute", "exec-code", "run-exec") or bool(
-        difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8)
-    )
+    return name in (_EXEC, "execute", "exec-code", "run-exec") or _close_to_exec(name)
+
+
+@lru_cache(maxsize=1024)
+def _close_to_exec(name: str) -> bool:
+    """Whether ``name`` is a misspelling of ``exec`` (difflib's ratio at least 0.8), remembered:
+    every page repeats the same few option names (``source``, ``output``...; build speed).
+
+    The ratio is ``2 * matches / (len(name) + 4)`` with at most 4 matches, so a name shorter than
+    3 or longer than 6 letters can never reach 0.8: no need to ask difflib.
+
+    >>> [n for n in ("exe", "execs", "exce", "source", "ex", "executes") if _close_to_exec(n)]
+    ['exe', 'execs']
+    """
+    if not 3 <= len(name) <= 6:
+        return False
+    return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
 
 
 def _quoted_fences(lines: list[str], line_offset: int) -> list[Problem]:

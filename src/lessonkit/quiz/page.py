@@ -78,6 +78,8 @@ class QuizPageTreeprocessor(Treeprocessor):
     line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz."""
 
     def run(self, root: etree.Element) -> None:
+        if not any(_may_matter(el) for el in root.iter()):
+            return  # no quiz and no "///" anywhere (most pages): nothing to check or add
         problems: list[Problem] = []
         quizzes = []
         for el in _walk(root):
@@ -90,7 +92,8 @@ class QuizPageTreeprocessor(Treeprocessor):
                 else:
                     quizzes.append(el)
             for text in (el.text, el.tail):
-                problems += _leftover(text or "")
+                if text and "///" in text:  # what a leftover line starts with (build speed)
+                    problems += _leftover(text)
         if problems:
             raise LessonError(problems)
         if quizzes:
@@ -110,12 +113,20 @@ def result_line(total: int) -> etree.Element:
     return result
 
 
+def _may_matter(el: etree.Element) -> bool:
+    """Whether ``el`` is a quiz or holds text a leftover ``/// quiz`` line could be in (a quick
+    test over every element, code included, before the walk that skips code)."""
+    return el.get("class") == "lk-quiz" or "///" in (el.text or "") or "///" in (el.tail or "")
+
+
 def _walk(el: etree.Element) -> Iterator[etree.Element]:
-    """Every element under ``el`` (itself included) outside code, scripts and styles."""
-    yield el
-    for child in el:
-        if child.tag not in SKIP:
-            yield from _walk(child)
+    """Every element under ``el`` (itself included) outside code, scripts and styles, in
+    document order (a stack, not nested generators: a warm build walks every page)."""
+    stack = [el]
+    while stack:
+        el = stack.pop()
+        yield el
+        stack += [child for child in reversed(el) if child.tag not in SKIP]
 
 
 def _leftover(text: str) -> list[Problem]:
@@ -139,6 +150,9 @@ class SealPostprocessor(Postprocessor):
     """
 
     def run(self, text: str) -> str:
+        if "data-lk-seal=" not in text:
+            return text  # no quiz option here (most pages): a substring test, not a regex scan
+
         def replace(m: re.Match[str]) -> str:
             value = seal(m[1], m[2] == "1", m[3].strip())
             return f'<data class="lk-quiz__seal" value="{value}"></data>'

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -45,6 +45,9 @@ from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_whil
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
+
+if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
+    from mkdocs.livereload import LiveReloadServer
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
