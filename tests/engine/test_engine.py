@@ -40,6 +40,18 @@ def test_cached_pages_do_not_run_again(engine: Engine) -> None:
     assert second.steps[0].stdout == first.steps[0].stdout == "once\n"
 
 
+def test_a_released_result_is_looked_up_again_not_run_again(engine: Engine) -> None:
+    """A whole build lets go of each page's result once the page is converted: the page still
+    counts as run (its checks do not compile it again), and asking again reads the cache."""
+    program = parse_program("```python exec\nprint('kept')\n```\n", page="released.md")
+    assert engine.result(program, "docs/released.md").ok
+    before = engine.executed
+    engine.release(program)
+    assert engine.ran(program)
+    assert engine.result(program, "docs/released.md").steps[0].stdout == "kept\n"
+    assert engine.executed == before
+
+
 def test_a_rebuild_keeps_the_results_that_still_hold(engine: Engine, tmp_path: Path) -> None:
     """Under ``mkdocs serve --dirty``, a result kept from the last build is used without a
     lookup while what it read is unchanged; once that changes, ``ran`` says the page is stale

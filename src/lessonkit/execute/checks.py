@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import re
 
 from lessonkit.core.problems import Problem
@@ -53,6 +52,8 @@ def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
 
 
 def _compile_doctest(step: Step) -> list[Problem]:
+    import doctest  # here: a page without doctests never loads it (and pdb, unittest, ...)
+
     try:
         examples = doctest.DocTestParser().get_examples(step.source)
     except ValueError as error:

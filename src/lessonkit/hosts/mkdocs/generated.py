@@ -150,6 +150,10 @@ class Notebooks:
         self._files[lesson.path] = (lesson, notebook)
         files.append(notebook)
 
+    def wants(self, src_uri: str) -> bool:
+        """Whether the page ``src_uri`` has a notebook to write (from its result)."""
+        return src_uri in self._files
+
     def write(
         self, files: Files, result: Callable[[Lesson], PageResult | None], root: Path
     ) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -21,6 +21,7 @@ from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
+from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import resolve_links
@@ -45,6 +46,9 @@ from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_whil
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
+
+if TYPE_CHECKING:  # a build never loads the preview server (http.server, watchdog, ...)
+    from mkdocs.livereload import LiveReloadServer
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
@@ -122,7 +126,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if not future.done() or not future.result().ok:  # converted in on_env, once it is done
             self.deferred.add(page, final, program, future, lesson.locate)
             return ""
-        self.execute.prepare(final, program, future.result())
+        self._prepare(final, program, future.result())
         return final
 
     def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
@@ -135,7 +139,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         with reported():
             if self.engine:
-                self.deferred.convert(config, files, self.execute.prepare)
+                self.deferred.convert(config, files, self._prepare)
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
@@ -180,6 +184,13 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             if self.engine and lesson.program.steps and file.is_modified():  # (dirty: changed)
                 self.engine.submit(lesson.program, lesson.where, lesson.text)
         self.notebooks.add(lesson, files, config)
+
+    def _prepare(self, markdown: str, program: Program, result: PageResult) -> None:
+        """Hand a page's run to its conversion; a whole build then lets go of it (kept for a
+        page's notebook, written in ``on_env``; under serve, kept for the next rebuild)."""
+        self.execute.prepare(markdown, program, result)
+        if self.engine and not self.serving and not self.notebooks.wants(program.page):
+            self.engine.release(program)
 
     def _result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""

@@ -33,11 +33,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
@@ -48,6 +48,9 @@ from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts.mkdocs.search import SearchEntries
+
+if TYPE_CHECKING:  # only while serving
+    from mkdocs.livereload import LiveReloadServer
 
 Stamp = tuple[int, int] | None
 
