@@ -52,6 +52,24 @@ def test_a_released_result_is_looked_up_again_not_run_again(engine: Engine) -> N
     assert engine.executed == before
 
 
+def test_start_runs_a_page_without_an_entry_and_leaves_the_others_to_their_lookup(
+    engine: Engine,
+) -> None:
+    """A build starts up front only the pages that must run; a page with a cache entry is looked
+    up when it is converted, so the build does not hold every page's result at once."""
+    stored = parse_program("```python exec\nprint('stored')\n```\n", page="stored.md")
+    engine.result(stored, "docs/stored.md")
+    engine.forget()
+    engine.start(stored, "docs/stored.md", "")
+    assert not engine.ran(stored), "not looked up yet"
+    new = parse_program("```python exec\nprint('new')\n```\n", page="new.md")
+    before = engine.executed
+    engine.start(new, "docs/new.md", "")
+    assert engine.result(new, "docs/new.md").steps[0].stdout == "new\n"
+    assert engine.result(stored, "docs/stored.md").steps[0].stdout == "stored\n"
+    assert engine.executed == before + 1
+
+
 def test_a_rebuild_keeps_the_results_that_still_hold(engine: Engine, tmp_path: Path) -> None:
     """Under ``mkdocs serve --dirty``, a result kept from the last build is used without a
     lookup while what it read is unchanged; once that changes, ``ran`` says the page is stale

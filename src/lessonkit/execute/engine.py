@@ -108,6 +108,13 @@ class Engine:
             self._futures[key] = future
             return future
 
+    def start(self, program: Program, display_path: str, source_text: str) -> None:
+        """Start ``program`` now if it has to run (its cache holds no entry for it); one with an
+        entry is looked up when it is submitted, so that a build does not hold every page's
+        result at once (a stale entry is found then, and the page runs from there)."""
+        if self.cache is None or not self.cache.holds(self.key(program)):
+            self.submit(program, display_path, source_text)
+
     @property
     def executed(self) -> int:
         """How many pages actually ran (not served from cache) since the engine started."""
