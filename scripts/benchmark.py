@@ -17,10 +17,10 @@ floor, ...). Each is divided by the mean of the two floor builds around it: the 
 that moment, interpolated. The warm and prose targets are the closest calls, and the machine's
 noise is larger than lessonkit's overhead: five turns a run give 25 ratios for each median.
 Then, once per size: the peak memory of one floor, one cold and one warm build (every process of
-each: see ``peak_memory.py``), the cache the cold build leaves, and save-to-served seconds under
-``mkdocs serve --dirty`` (``serve_timing.py``) for a prose edit (floor and lessonkit) and a code
-edit. ``--instructions`` adds what one floor, one warm and one prose-edited build execute,
-counted by valgrind: a ratio the machine's load does not move.
+each: see ``peak_memory.py``) and of the blocks alone, the cache the cold build leaves, and
+save-to-served seconds under ``mkdocs serve --dirty`` (``serve_timing.py``) for a prose edit
+(floor and lessonkit) and a code edit. ``--instructions`` adds what one floor, one warm and one
+prose-edited build execute, counted by valgrind: a ratio the machine's load does not move.
 
 It prints the medians as Markdown tables with ratios to the floor, then checks the targets
 (issues 3 and 24), each a ratio within the run. ``--large`` adds 1,000 pages, where a build takes
@@ -462,7 +462,7 @@ SERVE_ROWS = {
     "prose": "lessonkit: one page's prose edited",
     "code": "lessonkit: one page's code edited",
 }
-FOOTPRINT_ROWS = ("floor", "cold", "warm")
+FOOTPRINT_ROWS = ("floor", "blocks", "cold", "warm")
 
 
 @dataclass(frozen=True)
@@ -539,7 +539,8 @@ class Measured:
     instructions: dict[str, int] = field(default_factory=dict)
     """With ``--instructions``: what one floor, one warm and one prose-edited build executed."""
     footprint: dict[str, Peak] = field(default_factory=dict)
-    """Peak memory of one floor, one cold and one warm build (every process of each)."""
+    """Peak memory of one floor, one cold and one warm build (every process of each), and of
+    the blocks alone."""
     cache: CacheSize | None = None
     """The cache a cold build leaves."""
     serve: dict[str, Served] = field(default_factory=dict)
@@ -663,10 +664,14 @@ class Bench:
         return peak
 
     def footprint(self) -> None:
-        """Peak memory of one floor, one cold and one warm build; the cache the cold one left."""
-        self.progress(f"{self.plan.pages} pages: peak memory of a floor, a cold and a warm build")
+        """Peak memory of one floor, one cold and one warm build, and of the blocks alone; the
+        cache the cold one left."""
+        self.progress(f"{self.plan.pages} pages: peak memory of the floor, blocks, cold, warm")
         found = self.measured.footprint
         found["floor"] = self.sampled(self.sites["floor"], "floor", None)
+        script = self.folder / "blocks.py"
+        script.write_text(self.all_blocks)
+        found["blocks"] = run_sampled([sys.executable, str(script)], ENV, "running the blocks")[0]
         shutil.rmtree(self.cache, ignore_errors=True)
         found["cold"] = self.sampled(self.lessonkit, "cold", self.plan.pages)
         self.measured.cache = CacheSize.of(self.cache / "cache", self.plan.pages)
@@ -945,16 +950,23 @@ def instruction_targets(m: Measured) -> list[Target]:
 
 
 def footprint_targets(m: Measured) -> list[Target]:
-    """Peak memory against the floor's (a target from ``LARGE`` pages on), and the cache."""
+    """Peak memory (a target from ``LARGE`` pages on), and the cache: a warm build against the
+    floor's; a cold one, which must run the blocks (numpy, matplotlib), against the floor's and
+    the blocks alone's together."""
     floor, limit = m.footprint["floor"].pss, 1.2 if m.pages >= LARGE else None
     checks = [
         Target(
-            f"{m.pages} pages: peak memory, {key} build",
-            m.footprint[key].pss / floor,
+            f"{m.pages} pages: peak memory, cold build",
+            m.footprint["cold"].pss / (floor + m.footprint["blocks"].pss),
+            limit,
+            "x (floor + blocks alone)",
+        ),
+        Target(
+            f"{m.pages} pages: peak memory, warm build",
+            m.footprint["warm"].pss / floor,
             limit,
             "x floor",
-        )
-        for key in ("cold", "warm")
+        ),
     ]
     if m.cache:
         per_page = m.cache.size / m.cache.pages / 1000
@@ -1227,7 +1239,9 @@ def docs_section(out: list[str], results: list[Measured]) -> str:
         "Peak memory is the largest sum, over a build's process and every process it starts, of "
         "each one's proportional set size (PSS: a page shared by several processes, as forked "
         f"workers share their parent's, counts once in all), read from `/proc` every "
-        f"{INTERVAL * 1000:.0f} ms. Under `{SERVE}`, each save adds a fresh word to page "
+        f"{INTERVAL * 1000:.0f} ms; a cold build, which must run the blocks, is held to the "
+        f"floor's and the blocks alone's together. Under `{SERVE}`, each save adds a fresh word "
+        "to page "
         f"{EDITED}'s prose (the code edit also changes its code), and the time runs from the "
         "save until the page's URL serves that word; the floor's row is MkDocs' own time for the "
         "same edit without lessonkit. In the targets, a size's growth over the next smaller "

@@ -138,11 +138,12 @@ def test_peak_memory_counts_the_workers_of_a_cold_build(report: str, pages: int)
         scenario: re.search(
             rf"^\| {re.escape(scenario)} \| (\d+) \| ({NUMBER}) \| (\d+) \|$", section, re.M
         )
-        for scenario in (SCENARIOS[0], SCENARIOS[3], SCENARIOS[4])
+        for scenario in (SCENARIOS[0], SCENARIOS[2], SCENARIOS[3], SCENARIOS[4])
     }
     assert all(rows.values()), section
-    floor, cold, warm = rows.values()
+    floor, blocks, cold, warm = rows.values()
     assert floor[2] == "1.00" and floor[3] == "1"  # MkDocs alone: one process
+    assert blocks[3] == "1" and int(blocks[1]) > 10  # one Python process, numpy and matplotlib
     assert int(cold[3]) > 1  # the main process and its workers, sampled together
     assert int(cold[1]) > int(warm[1]) > 10  # workers hold memory of their own
 

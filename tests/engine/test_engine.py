@@ -40,6 +40,36 @@ def test_cached_pages_do_not_run_again(engine: Engine) -> None:
     assert second.steps[0].stdout == first.steps[0].stdout == "once\n"
 
 
+def test_a_released_result_is_looked_up_again_not_run_again(engine: Engine) -> None:
+    """A whole build lets go of each page's result once the page is converted: the page still
+    counts as run (its checks do not compile it again), and asking again reads the cache."""
+    program = parse_program("```python exec\nprint('kept')\n```\n", page="released.md")
+    assert engine.result(program, "docs/released.md").ok
+    before = engine.executed
+    engine.release(program)
+    assert engine.ran(program)
+    assert engine.result(program, "docs/released.md").steps[0].stdout == "kept\n"
+    assert engine.executed == before
+
+
+def test_start_runs_a_page_without_an_entry_and_leaves_the_others_to_their_lookup(
+    engine: Engine,
+) -> None:
+    """A build starts up front only the pages that must run; a page with a cache entry is looked
+    up when it is converted, so the build does not hold every page's result at once."""
+    stored = parse_program("```python exec\nprint('stored')\n```\n", page="stored.md")
+    engine.result(stored, "docs/stored.md")
+    engine.forget()
+    engine.start(stored, "docs/stored.md", "")
+    assert not engine.ran(stored), "not looked up yet"
+    new = parse_program("```python exec\nprint('new')\n```\n", page="new.md")
+    before = engine.executed
+    engine.start(new, "docs/new.md", "")
+    assert engine.result(new, "docs/new.md").steps[0].stdout == "new\n"
+    assert engine.result(stored, "docs/stored.md").steps[0].stdout == "stored\n"
+    assert engine.executed == before + 1
+
+
 def test_a_rebuild_keeps_the_results_that_still_hold(engine: Engine, tmp_path: Path) -> None:
     """Under ``mkdocs serve --dirty``, a result kept from the last build is used without a
     lookup while what it read is unchanged; once that changes, ``ran`` says the page is stale

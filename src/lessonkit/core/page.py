@@ -89,8 +89,6 @@ class Page:
     notes: list[Problem] = field(default_factory=list)
     """What reading the source found (a notebook's stored outputs, cell tags): checked with the
     page's own problems (:func:`lessonkit.checks.recipe.check_page`)."""
-    body: str = field(init=False)
-    """The Markdown after the front matter."""
     offset: int = field(init=False)
     """How many lines the front matter took."""
     front_matter: str | None = field(init=False)
@@ -98,7 +96,14 @@ class Page:
 
     def __post_init__(self) -> None:
         split = split_source(self.text)
-        self.body, self.offset, self.front_matter = split.body, split.offset, split.front_matter
+        self.offset, self.front_matter = split.offset, split.front_matter
+        self._body_at = len(self.text) - len(split.body)  # the body ends the text
+
+    @property
+    def body(self) -> str:
+        """The Markdown after the front matter (cut from :attr:`text` when asked: a page's
+        model holds one copy of its source for the whole build)."""
+        return self.text[self._body_at :]
 
     @classmethod
     def from_text(cls, text: str, path: str, where: str = "", file: Path | None = None) -> Page:
@@ -131,9 +136,10 @@ class Page:
         except LessonError:
             return {}
 
-    @cached_property
+    @property
     def markdown(self) -> str:
-        """The body as Python-Markdown's preprocessors receive it (whitespace normalised)."""
+        """The body as Python-Markdown's preprocessors receive it (whitespace normalised; made
+        when asked, as :attr:`body` is)."""
         return normalized(self.body)
 
     @cached_property

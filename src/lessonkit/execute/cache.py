@@ -130,6 +130,13 @@ class Cache:
             _refresh(path)  # used by this build: a prune by a concurrent build keeps it
         return result
 
+    def holds(self, key: str) -> bool:
+        """Whether there is an entry for ``key`` (one ``stat``; :meth:`get` says if it serves)."""
+        try:
+            return self._entry(key).is_file()
+        except OSError:
+            return False
+
     # --- stores ----------------------------------------------------------------------------
 
     def put(self, key: str, result: PageResult) -> None:

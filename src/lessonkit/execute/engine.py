@@ -64,6 +64,9 @@ class Engine:
         self._started = time.time()
         self._threads = ThreadPoolExecutor(max_workers=max(1, workers))
         self._futures: dict[str, Future[PageResult]] = {}
+        self._released: set[str] = set()
+        """Keys of pages that ran without an error (or came from cache) whose results the host
+        has used and handed back (:meth:`release`)."""
         self._lock = threading.Lock()
         self.ran_pages: list[str] = []
         """The pages that actually ran (not served from cache) since the engine started, as
@@ -95,6 +98,7 @@ class Engine:
         with self._lock:
             if key in self._futures:
                 return self._futures[key]
+            self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
             if cached is not None or not program.steps:
                 future: Future[PageResult] = Future()
@@ -103,6 +107,13 @@ class Engine:
                 future = self._threads.submit(self._run, key, program, display_path, source_text)
             self._futures[key] = future
             return future
+
+    def start(self, program: Program, display_path: str, source_text: str) -> None:
+        """Start ``program`` now if it has to run (its cache holds no entry for it); one with an
+        entry is looked up when it is submitted, so that a build does not hold every page's
+        result at once (a stale entry is found then, and the page runs from there)."""
+        if self.cache is None or not self.cache.holds(self.key(program)):
+            self.submit(program, display_path, source_text)
 
     @property
     def executed(self) -> int:
@@ -125,9 +136,35 @@ class Engine:
 
     def ran(self, program: Program) -> bool:
         """Whether ``program`` already ran without an error in this build (or came from cache)."""
+        key = self.key(program)
         with self._lock:
-            future = self._futures.get(self.key(program))
-        return bool(future and future.done() and future.result().ok)
+            future = self._futures.get(key)
+            released = key in self._released
+        return released or bool(future and future.done() and future.result().ok)
+
+    def release(self, program: Program) -> None:
+        """Let go of ``program``'s result once the host has converted its page: a whole build
+        then holds no page's outputs to its end.
+
+        What stays is that it ran (:meth:`ran`) and that this build used its cache entry (a
+        prune keeps it); a later :meth:`result` looks the page up again. Only a finished result
+        without an error is let go (a failed one is what the build reports).
+
+        >>> from lessonkit.execute.program import parse_program
+        >>> engine = Engine(cache_dir=None)
+        >>> prose = parse_program("No code here.\\n")
+        >>> engine.result(prose, "a.md").ok
+        True
+        >>> engine.release(prose)
+        >>> engine.ran(prose), len(engine._futures)
+        (True, 0)
+        """
+        key = self.key(program)
+        with self._lock:
+            future = self._futures.get(key)
+            if future is not None and future.done() and future.result().ok:
+                del self._futures[key]
+                self._released.add(key)
 
     def result(self, program: Program, display_path: str, source_text: str = "") -> PageResult:
         return self.submit(program, display_path, source_text).result()
@@ -145,6 +182,7 @@ class Engine:
                 if keep_current and (not future.done() or still_current(future.result()))
             }
             self._futures = kept
+            self._released = set()
             self._started = time.time()
 
     def module_sources(self) -> set[str]:
@@ -188,5 +226,5 @@ class Engine:
             self.cache.mark()
             if prune:
                 with self._lock:
-                    used = set(self._futures)
+                    used = set(self._futures) | self._released
                 self.cache.prune(used, self._started - CLOCK_SLACK)

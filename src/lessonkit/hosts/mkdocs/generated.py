@@ -7,7 +7,7 @@ MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import unescape
 from pathlib import Path
 
@@ -104,7 +104,11 @@ def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) ->
 
 
 def finish_path(
-    files: Files, config: MkDocsConfig, path: list[str], glossary: str | None, figures: dict
+    files: Files,
+    config: MkDocsConfig,
+    path: list[str],
+    glossary: str | None,
+    figures: Mapping[str, list[str]],
 ) -> list[PathLesson]:
     """The path's converted pages (figures in place); the print page filled from them."""
 
@@ -151,6 +155,10 @@ class Notebooks:
             notebook = File.generated(config, name, content=b"")
         self._files[lesson.path] = (lesson, notebook)
         files.append(notebook)
+
+    def wants(self, src_uri: str) -> bool:
+        """Whether the page ``src_uri`` has a notebook to write (from its result)."""
+        return src_uri in self._files
 
     def write(
         self, files: Files, result: Callable[[Lesson], PageResult | None], root: Path

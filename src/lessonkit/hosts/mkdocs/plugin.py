@@ -21,12 +21,14 @@ from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
+from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import resolve_links
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
 from lessonkit.hosts.mkdocs.deferred import Deferred
+from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
     add_assets,
@@ -63,7 +65,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self._close_engine()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.settings, self.lessons, self.figures = settings(self.config), {}, {}
+        self.settings, self.lessons = settings(self.config), {}
+        self.figures = Waiting()  # from on_page_content until on_post_page
         self.notebooks, self.deferred = Notebooks(), Deferred()
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
@@ -102,6 +105,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         if lesson := self.lessons.get(page.file.src_uri):
+            with suppress(LessonError):  # looked up now: its checks need not compile what ran
+                if self.engine and lesson.program.steps:
+                    self.engine.submit(lesson.program, lesson.where, lesson.text)
             report(check_page(lesson, self.context))
         return page
 
@@ -125,7 +131,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if not future.done() or not future.result().ok:  # converted in on_env, once it is done
             self.deferred.add(page, final, program, future, lesson.locate)
             return ""
-        self.execute.prepare(final, program, future.result())
+        self._prepare(final, program, future.result())
         return final
 
     def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
@@ -138,7 +144,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         with reported():
             if self.engine:
-                self.deferred.convert(config, files, self.execute.prepare)
+                self.deferred.convert(config, files, self._prepare)
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self._result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
@@ -175,14 +181,22 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self._close_engine()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
-        """Read a page once per build; start its code now, so pages run while others render."""
+        """Read a page once per build; start its code now (unless its cache entry may serve
+        it), so pages run while others render."""
         path, where = Path(file.abs_src_path or ""), self._where(file)
         lesson = self.preview.read(file, lambda: read_lesson(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
         with suppress(LessonError):  # wrong block options: reported by the page's checks
             if self.engine and lesson.program.steps and file.is_modified():  # (dirty: changed)
-                self.engine.submit(lesson.program, lesson.where, lesson.text)
+                self.engine.start(lesson.program, lesson.where, lesson.text)
         self.notebooks.add(lesson, files, config)
+
+    def _prepare(self, markdown: str, program: Program, result: PageResult) -> None:
+        """Hand a page's run to its conversion; a whole build then lets go of it (kept for a
+        page's notebook, written in ``on_env``; under serve, kept for the next rebuild)."""
+        self.execute.prepare(markdown, program, result)
+        if self.engine and not self.serving and not self.notebooks.wants(program.page):
+            self.engine.release(program)
 
     def _result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""

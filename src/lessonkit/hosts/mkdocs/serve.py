@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -258,7 +258,9 @@ class Preview:
             self._bell.touch()
             server.watch(str(self._bell), recursive=False)
 
-    def restore(self, env: Environment, files: Files, figures: dict[str, list]) -> None:
+    def restore(
+        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
+    ) -> None:
         """Remember the pages converted in this run; put back what the others made last time
         (their content, title and figures), so that every feature sees the whole site. The
         theme's templates (``env``) come compiled from the last run."""

@@ -171,16 +171,15 @@ class LessonPage(Extension):
         return html
 
 
-def as_written(given: str, lesson: Lesson) -> str:
-    """The page's own body when the host gave it (its newlines and leading blank lines apart:
-    Zensical passes a CRLF file's bytes), else ``given`` (another extension changed it).
+def as_written(given: str, lesson: Lesson) -> bool:
+    """Whether ``given`` is the page's own body (its newlines and leading blank lines apart:
+    Zensical passes a CRLF file's bytes), not a body another extension changed.
 
     >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
-    >>> as_written("\\r\\n# T\\r\\n", page) == page.body, as_written("# U\\n", page)
-    (True, '# U\\n')
+    >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
+    (True, False)
     """
-    same = given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
-    return lesson.body if same else given
+    return given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
 
 
 class _PagePreprocessor(Preprocessor):
@@ -193,8 +192,8 @@ class _PagePreprocessor(Preprocessor):
         if not page.is_lesson:
             return lines
         given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
-        body = lesson.body if lesson.origins is not None else as_written(given, lesson)
-        page.as_written = body is lesson.body
+        page.as_written = lesson.origins is not None or as_written(given, lesson)
+        body = lesson.body if page.as_written else given
         final = body + resources.section(lesson)
         if lesson.path == HOME and PRINT_PAGE in page.generated:  # the path has a print page
             final += home_link()
