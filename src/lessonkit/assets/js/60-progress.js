@@ -111,7 +111,8 @@
     };
   }
 
-  // On the home page: how far along, where to resume, and a reset.
+  // On the home page: how far along, where to resume, and a reset. It goes at the end of the
+  // article: added below the title once the script runs, it pushed the whole page down.
   function homeBox() {
     const box = el("section", { className: "lk-progress lk-progress--home" });
     box.setAttribute("aria-labelledby", "lk-progress-title");
@@ -132,9 +133,7 @@
     const note = el("p", { className: "lk-progress__note" });
     note.textContent = "Kept in this browser only; nothing is sent anywhere.";
     box.append(title, line, resume, reset, note);
-    const h1 = document.querySelector("article h1");
-    if (h1) h1.after(box);
-    else document.querySelector("article")?.prepend(box);
+    document.querySelector("article")?.append(box);
     return (state) => {
       const done = lessons.filter((l) => status(l, state).kind === "done").length;
       line.textContent = `${done} of ${lessons.length} lessons done.`;
