@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,18 +15,10 @@ from mkdocs.utils import get_relative_url
 
 from lessonkit import resources
 from lessonkit.checks.recipe import check_page
-from lessonkit.core.page import Page as Lesson
-from lessonkit.core.problems import LessonError
 from lessonkit.execute import figure_slots
-from lessonkit.execute.engine import Engine
-from lessonkit.execute.extension import ExecuteExtension
-from lessonkit.execute.program import Program
-from lessonkit.execute.results import PageResult
-from lessonkit.execute.site import site_engine
 from lessonkit.glossary.site import resolve_links
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
-from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.generated import (
     Notebooks,
@@ -44,6 +35,7 @@ from lessonkit.hosts.mkdocs.generated import (
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile as Notebook
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks
 from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
@@ -53,31 +45,28 @@ if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTT
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
-    engine: Engine | None = None
-    serving = False
     preview = Preview(active=False)  # a full build
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs = Runs()  # the lessons' code: lessonkit.hosts.mkdocs.runs
+
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        self.serving = command == "serve"  # defining on_startup keeps warm workers across serves
+        self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
         self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
 
     def on_shutdown(self) -> None:
-        self._close_engine()
+        self.runs.close()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.settings, self.lessons = settings(self.config), {}
         self.figures = Waiting()  # from on_page_content until on_post_page
-        self.notebooks, self.deferred = Notebooks(), Deferred()
+        self.notebooks = Notebooks()
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
         link_assets(config, self.settings.assets_dir.strip("/"))
-        if self.settings.execute:
-            docs, site = Path(config.docs_dir), Path(config.site_dir)
-            self.engine = self.engine or site_engine(self.settings, self.root, docs, site)
-            self.engine.forget(keep_current=self.preview.active)
-            self.engine.warm_up_if_cold()
-            self.execute = ExecuteExtension(engine=self.engine)
-            config.markdown_extensions.append(self.execute)
+        keep, kept = self.preview.active, self.notebooks.wants
+        self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
         with reported():
             self.glossary = self.preview.glossary(self.settings, Path(config.docs_dir), self.root)
         if self.glossary:  # its links are absolute in the docs: MkDocs makes them relative
@@ -89,7 +78,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
             adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
-        self.preview.mark_stale(files, config, self.engine, self.glossary)
+        self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
         for file in files.documentation_pages():
             if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, Notebook)):
                 with reported():
@@ -98,16 +87,15 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
         if self.glossary:
             add_glossary_page(files, config, self.glossary)
+        engine, printed = self.runs.engine, bool(self.path)
         self.context = site_context(
-            files, config, self.settings, self.glossary, printed=bool(self.path), engine=self.engine
+            files, config, self.settings, self.glossary, printed=printed, engine=engine
         )
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         if lesson := self.lessons.get(page.file.src_uri):
-            with suppress(LessonError):  # looked up now: its checks need not compile what ran
-                if self.engine and lesson.program.steps:
-                    self.engine.submit(lesson.program, lesson.where, lesson.text)
+            self.runs.look_up(lesson)
             report(check_page(lesson, self.context))
         return page
 
@@ -123,16 +111,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         final = markdown + resources.section(lesson)
         if self.path and lesson.path == HOME:  # the learner's path: a link to its print page
             final += home_link()
-        if self.engine is None:
-            return final
-        with reported():
-            program, text = lesson.program_of(markdown)
-        future = self.engine.submit(program, lesson.where, text)
-        if not future.done() or not future.result().ok:  # converted in on_env, once it is done
-            self.deferred.add(page, final, program, future, lesson.locate)
-            return ""
-        self._prepare(final, program, future.result())
-        return final
+        return self.runs.convert(page, lesson, markdown, final)  # or in on_env, once it ran
 
     def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
         if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
@@ -143,10 +122,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         with reported():
-            if self.engine:
-                self.deferred.convert(config, files, self._prepare)
+            self.runs.finish(config, files)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
-            self.notebooks.write(files, self._result, self.root)
+            self.notebooks.write(files, self.runs.result, self.root)
         if self.glossary:  # every page is converted by now: fill the "used on" lists
             unused = finish_glossary_page(files, self.glossary, self.preview.terms)
             report(unused, self.glossary.unused)
@@ -164,21 +142,21 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
 
     def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
-        self.preview.serving(server, self.engine)  # a lab edit rebuilds the pages using it
+        self.preview.serving(server, self.runs.engine)  # a lab edit rebuilds the pages using it
         return server
 
     @event_priority(-100)  # last: the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.preview.finish(config.site_dir)
-        if self.engine:  # what ran, and what came from the cache (the benchmark reads it too)
-            log.info(f"lessonkit: {self.engine.summary()}")
-        if not self.serving:  # a whole build: the cache keeps what it used, and no more
-            self._close_engine(prune=True)
+        if summary := self.runs.summary():
+            log.info(summary)
+        if not self.runs.serving:  # a whole build: the cache keeps what it used, and no more
+            self.runs.close(prune=True)
 
     def on_build_error(self, *, error: Exception) -> None:
         self.preview.failed()
-        if not self.serving:  # under serve, workers stay warm for the next rebuild
-            self._close_engine()
+        if not self.runs.serving:  # under serve, workers stay warm for the next rebuild
+            self.runs.close()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now (unless its cache entry may serve
@@ -186,29 +164,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         path, where = Path(file.abs_src_path or ""), self._where(file)
         lesson = self.preview.read(file, lambda: read_lesson(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
-        with suppress(LessonError):  # wrong block options: reported by the page's checks
-            if self.engine and lesson.program.steps and file.is_modified():  # (dirty: changed)
-                self.engine.start(lesson.program, lesson.where, lesson.text)
+        self.runs.start(lesson, changed=file.is_modified())  # (dirty: changed since the last)
         self.notebooks.add(lesson, files, config)
-
-    def _prepare(self, markdown: str, program: Program, result: PageResult) -> None:
-        """Hand a page's run to its conversion; a whole build then lets go of it (kept for a
-        page's notebook, written in ``on_env``; under serve, kept for the next rebuild)."""
-        self.execute.prepare(markdown, program, result)
-        if self.engine and not self.serving and not self.notebooks.wants(program.page):
-            self.engine.release(program)
-
-    def _result(self, lesson: Lesson) -> PageResult | None:
-        """The page's result from this build's run (None when execution is off)."""
-        engine = self.engine
-        return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
 
     def _where(self, file: File | Path) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
         path = file if isinstance(file, Path) else Path(file.abs_src_path or file.src_uri)
         return os.path.relpath(path, self.root)
-
-    def _close_engine(self, *, prune: bool = False) -> None:
-        if self.engine:
-            self.engine.close(prune=prune)
-            self.engine = None

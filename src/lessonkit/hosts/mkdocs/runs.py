@@ -1,0 +1,112 @@
+"""The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
+
+A build starts every page with no cache entry as soon as it is read (``on_files``), so code
+runs while MkDocs converts other pages; the rest are looked up just before their checks
+(``on_pre_page``). A page whose run is not done when MkDocs converts it is converted once it is
+(:mod:`lessonkit.hosts.mkdocs.deferred`). A whole build lets go of each result once its page is
+converted; ``mkdocs serve`` keeps them, and the workers, for the next rebuild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from lessonkit.core.page import Page as Lesson
+from lessonkit.core.problems import LessonError
+from lessonkit.core.settings import Settings
+from lessonkit.execute.engine import Engine
+from lessonkit.execute.extension import ExecuteExtension
+from lessonkit.execute.program import Program
+from lessonkit.execute.results import PageResult
+from lessonkit.execute.site import site_engine
+from lessonkit.hosts.mkdocs.deferred import Deferred
+from lessonkit.hosts.mkdocs.problems import reported
+
+
+class Runs:
+    """One site's runs across builds (a serve's rebuilds share its engine and workers)."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+        self.serving = False
+        self._deferred = Deferred()
+        self._kept: Callable[[str], bool] = lambda page: False
+
+    def configure(
+        self,
+        config: MkDocsConfig,
+        settings: Settings,
+        root: Path,
+        *,
+        keep_current: bool,
+        kept: Callable[[str], bool],
+    ) -> None:
+        """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
+        notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
+        self._deferred, self._kept = Deferred(), kept
+        if not settings.execute:
+            return
+        docs, site = Path(config.docs_dir), Path(config.site_dir)
+        self.engine = self.engine or site_engine(settings, root, docs, site)
+        self.engine.forget(keep_current=keep_current)
+        self.engine.warm_up_if_cold()
+        self._execute = ExecuteExtension(engine=self.engine)
+        config.markdown_extensions.append(self._execute)
+
+    def start(self, lesson: Lesson, *, changed: bool) -> None:
+        """Start a read page's code now, unless its cache entry may serve it (or, in a dirty
+        rebuild, it did not change)."""
+        with suppress(LessonError):  # wrong block options: reported by the page's checks
+            if self.engine and lesson.program.steps and changed:
+                self.engine.start(lesson.program, lesson.where, lesson.text)
+
+    def look_up(self, lesson: Lesson) -> None:
+        """Look a page up before its checks, which then need not compile what ran."""
+        with suppress(LessonError):
+            if self.engine and lesson.program.steps:
+                self.engine.submit(lesson.program, lesson.where, lesson.text)
+
+    def convert(self, page: Page, lesson: Lesson, markdown: str, final: str) -> str:
+        """The Markdown MkDocs converts for ``page``: ``final`` once its run is done and
+        well, else nothing for now (converted in :meth:`finish`)."""
+        if self.engine is None:
+            return final
+        with reported():
+            program, text = lesson.program_of(markdown)
+        future = self.engine.submit(program, lesson.where, text)
+        if not future.done() or not future.result().ok:
+            self._deferred.add(page, final, program, future, lesson.locate)
+            return ""
+        self._prepare(final, program, future.result())
+        return final
+
+    def finish(self, config: MkDocsConfig, files: Files) -> None:
+        """Convert the pages that waited for their runs (``on_env``)."""
+        if self.engine:
+            self._deferred.convert(config, files, self._prepare)
+
+    def result(self, lesson: Lesson) -> PageResult | None:
+        """The page's result from this build's run (None when execution is off)."""
+        engine = self.engine
+        return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
+
+    def summary(self) -> str | None:
+        """What ran and what came from the cache (the benchmark reads it too)."""
+        return f"lessonkit: {self.engine.summary()}" if self.engine else None
+
+    def close(self, *, prune: bool = False) -> None:
+        """Stop the workers; ``prune``: the cache keeps what this build used, and no more."""
+        if self.engine:
+            self.engine.close(prune=prune)
+            self.engine = None
+
+    def _prepare(self, markdown: str, program: Program, result: PageResult) -> None:
+        self._execute.prepare(markdown, program, result)
+        if self.engine and not self.serving and not self._kept(program.page):
+            self.engine.release(program)
