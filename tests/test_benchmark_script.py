@@ -222,12 +222,16 @@ def test_instructions_at_a_size_not_measured_is_refused() -> None:
     assert "--instructions [200]: not among the sizes measured, [20]" in done.stderr
 
 
-def measured_sizes(benchmark: ModuleType, floor: float, lessonkit: float) -> list[object]:
-    """200 and 1,000 pages where the floor grows ``floor`` times and lessonkit ``lessonkit``."""
+def measured_sizes(
+    benchmark: ModuleType, floor: float, lessonkit: float, blocks: float = 0.0
+) -> list[object]:
+    """200 and 1,000 pages where the floor grows ``floor`` times and lessonkit ``lessonkit``;
+    the blocks alone take ``blocks`` seconds at 200 pages and five times that at 1,000."""
     sizes = []
     for pages, factor in ((200, 1.0), (1000, None)):
         m = benchmark.Measured(pages=pages)
         m.times["floor"] = [[10.0 * (factor or floor)]]
+        m.times["blocks"] = [[blocks * (factor or 5.0)]]
         m.times["cold"] = m.times["warm"] = [[10.0 * (factor or lessonkit)]]
         sizes.append(m)
     return sizes
@@ -237,8 +241,8 @@ def measured_sizes(benchmark: ModuleType, floor: float, lessonkit: float) -> lis
     ("floor", "lessonkit", "verdict", "whose", "own"),
     [
         (5.0, 5.2, "PASS", "", "PASS"),
-        (5.9, 6.0, "FAIL", "the miss is the floor's growth", "PASS"),
-        (9.8, 6.2, "FAIL", "the miss is the floor's growth", "PASS"),
+        (5.9, 6.0, "FAIL", "the miss is the growth of the floor", "PASS"),
+        (9.8, 6.2, "FAIL", "the miss is the growth of the floor", "PASS"),
         (5.0, 5.6, "FAIL", "the miss is lessonkit grows faster than the floor", "FAIL"),
     ],
 )
@@ -250,11 +254,23 @@ def test_a_scaling_miss_says_whether_the_floor_or_lessonkit_grew(
     assert reference.verdict == "" and reference.value == pytest.approx(floor)
     for check in (cold, warm):
         assert check.limit == pytest.approx(5.25) and check.verdict == verdict
-        assert check.note.startswith(f"{lessonkit / floor:.2f} x the floor's own growth")
-        assert check.note.endswith(whose)
+        assert check.note.startswith(f"{lessonkit / floor:.2f} x the growth of ")
+    assert warm.note.endswith(whose)
     for check in (cold_own, warm_own):  # lessonkit's part: no faster than the floor's growth
         assert check.value == pytest.approx(lessonkit / floor) and check.limit == 1.05
         assert check.verdict == own
+
+
+def test_a_cold_builds_growth_is_judged_against_the_floor_and_the_blocks_it_must_run(
+    benchmark: ModuleType,
+) -> None:
+    # The floor grows 3x (its start-up is fixed), the blocks alone 5x (linear), cold 4.5x.
+    small, big = measured_sizes(benchmark, 3.0, 4.5, blocks=10.0 * benchmark.CORES)
+    _reference, cold, cold_own, _warm, warm_own = benchmark.scaling_targets(small, big)
+    assert warm_own.value == pytest.approx(1.5) and warm_own.verdict == "FAIL"
+    assert cold_own.value == pytest.approx(4.5 / 4.0)  # (30 + 50) / (10 + 10) = 4x
+    assert cold_own.verdict == "FAIL" and "blocks alone" in cold_own.name
+    assert cold.note.startswith("1.12 x the growth of floor + blocks alone")
 
 
 def test_each_paired_build_is_divided_by_the_mean_of_the_floor_builds_around_it(
