@@ -7,7 +7,7 @@ MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from html import unescape
 from pathlib import Path
 
@@ -199,6 +199,22 @@ def place_after_content(output: str, content: str, html: str, page: MkDocsPage) 
         raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
     end = at + len(content)
     return output[:end] + html + output[end:]
+
+
+def finish_output(
+    output: str,
+    page: MkDocsPage,
+    config: MkDocsConfig,
+    lessons: list[PathLesson],
+    figures: MutableMapping[str, list[str]],
+) -> str:
+    """A page as written: its "Report a mistake" links after its content (when the site has a
+    ``repo_url``), the path's progress data, and its figures back in their slots."""
+    if config.repo_url:
+        output = add_report_links(output, page, config.repo_url)
+    output = add_progress_data(output, page, lessons)
+    waiting = figures.pop(page.file.src_uri, [])
+    return restore(output, waiting, page.file.src_uri) if waiting else output
 
 
 def add_report_links(output: str, page: MkDocsPage, repo_url: str) -> str:

@@ -25,16 +25,15 @@ from lessonkit.hosts.mkdocs.generated import (
     add_assets,
     add_glossary_page,
     add_print_page,
-    add_progress_data,
-    add_report_links,
     finish_glossary_page,
+    finish_output,
     finish_path,
     link_assets,
     remove_prepared,
 )
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile as Notebook
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks
-from lessonkit.hosts.mkdocs.problems import log, report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
@@ -134,12 +133,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        with reported():
-            if config.repo_url:  # "Report a mistake" links, after the page's content
-                output = add_report_links(output, page, config.repo_url)
-            output = add_progress_data(output, page, self.path_lessons)
-            figures = self.figures.pop(page.file.src_uri, [])
-            return figure_slots.restore(output, figures, page.file.src_uri) if figures else output
+        with reported():  # "Report a mistake" links, progress data, the page's figures
+            return finish_output(output, page, config, self.path_lessons, self.figures)
 
     def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
         self.preview.serving(server, self.runs.engine)  # a lab edit rebuilds the pages using it
@@ -148,15 +143,11 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     @event_priority(-100)  # last: the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.preview.finish(config.site_dir)
-        if summary := self.runs.summary():
-            log.info(summary)
-        if not self.runs.serving:  # a whole build: the cache keeps what it used, and no more
-            self.runs.close(prune=True)
+        self.runs.built()
 
     def on_build_error(self, *, error: Exception) -> None:
         self.preview.failed()
-        if not self.runs.serving:  # under serve, workers stay warm for the next rebuild
-            self.runs.close()
+        self.runs.failed()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
         """Read a page once per build; start its code now (unless its cache entry may serve

@@ -26,7 +26,7 @@ from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
 from lessonkit.hosts.mkdocs.deferred import Deferred
-from lessonkit.hosts.mkdocs.problems import reported
+from lessonkit.hosts.mkdocs.problems import log, reported
 
 
 class Runs:
@@ -96,9 +96,18 @@ class Runs:
         engine = self.engine
         return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
 
-    def summary(self) -> str | None:
-        """What ran and what came from the cache (the benchmark reads it too)."""
-        return f"lessonkit: {self.engine.summary()}" if self.engine else None
+    def built(self) -> None:
+        """Log what ran and what came from the cache (the benchmark reads it too); after a
+        whole build the cache keeps what it used, and no more (serve keeps the workers)."""
+        if self.engine:
+            log.info(f"lessonkit: {self.engine.summary()}")
+        if not self.serving:
+            self.close(prune=True)
+
+    def failed(self) -> None:
+        """A build stopped: stop the workers, unless a serve's next rebuild will want them."""
+        if not self.serving:
+            self.close()
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers; ``prune``: the cache keeps what this build used, and no more."""
