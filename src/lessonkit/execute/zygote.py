@@ -141,27 +141,35 @@ def main(fd: int) -> None:
 
     worker.prepare()
     signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
-    control.sendall(b"r")
-    while control.recv(1):
-        ours, theirs = socket.socketpair()
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns
-            code = 1
-            try:
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                control.close()
-                ours.close()
-                worker.serve(Connection(theirs.detach()))
-                code = 0
-            finally:
-                os._exit(code)
-        theirs.close()
-        socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
-        ours.close()
+    with contextlib.suppress(OSError):  # the build is gone: stop forking
+        control.sendall(b"r")
+        while control.recv(1):
+            ours, theirs = socket.socketpair()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                _worker(control, ours, theirs)
+            theirs.close()
+            with ours:
+                socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     with contextlib.suppress(ChildProcessError):
         while True:
             os.wait()
+
+
+def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) -> None:
+    """A freshly forked worker: serve the build on ``theirs``, then exit. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # it waits for its own page processes
+        control.close()  # lesson code cannot ask for workers, nor keep the zygote alive
+        ours.close()
+        from lessonkit.execute import worker
+
+        worker.serve(Connection(theirs.detach()))
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def alive(pid: int) -> bool:
