@@ -131,8 +131,10 @@ class Worker:
     """One worker process and the pipe to it (the build's side)."""
 
     def __init__(self) -> None:
-        if _FORKS:
-            pid, self.conn = zygote.current(HASH_SEED).fork(STARTUP_TIMEOUT)
+        self.zygote = zygote.current(HASH_SEED) if _FORKS else None
+        """The zygote this worker was forked from (None: a ``spawn`` worker)."""
+        if self.zygote:
+            pid, self.conn = self.zygote.fork(STARTUP_TIMEOUT)
             self.process: zygote.Forked | multiprocessing.process.BaseProcess = zygote.Forked(pid)
         else:
             context = multiprocessing.get_context("spawn")
@@ -298,8 +300,9 @@ class WorkerPool:
                 worker = self._take()
                 try:
                     return worker.run(job, self.limits)
-                except WorkerStale:  # so are the zygote and this pool's idle workers
-                    zygote.retire()
+                except WorkerStale:  # so are its zygote and this pool's idle workers
+                    if worker.zygote:
+                        zygote.retire(worker.zygote)
                     with self._lock:
                         self._all.remove(worker)
                     self._drop_idle()

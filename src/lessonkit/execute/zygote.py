@@ -106,11 +106,12 @@ def current(hash_seed: str) -> Zygote:
         return _current
 
 
-def retire() -> None:
-    """Start the next worker from a fresh zygote (this one holds edited lessonkit files)."""
+def retire(stale: Zygote | None = None) -> None:
+    """Start the next worker from a fresh zygote: ``stale`` (by default the current one) holds
+    edited lessonkit files. A zygote already replaced is left as it is."""
     global _current
     with _lock:
-        if _current is not None:
+        if _current is not None and stale in (None, _current):
             _current.close()
             _retired.append(_current)
             _current = None
