@@ -101,7 +101,10 @@ def current(hash_seed: str) -> Zygote:
     global _current
     with _lock:
         _retired[:] = [old for old in _retired if not old.reap()]
-        if _current is None or _current.process.poll() is not None:
+        if _current is not None and _current.process.poll() is not None:
+            _current.close()  # it died (its error is in the log): a fresh one takes over
+            _current = None
+        if _current is None:
             _current = Zygote(hash_seed)
         return _current
 
