@@ -3,6 +3,10 @@ libraries by their version; a page that imports neither is invalidated by neithe
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +16,6 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.imports import ImportWatch
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
-from lessonkit.execute.worker import PRELOAD
 
 LAB = Path(imports.__file__).resolve().parents[1] / "lab"
 REPORT = LAB.parent / "report"
@@ -186,6 +189,48 @@ def test_the_key_holds_the_execution_machinery_not_the_lab() -> None:
     assert not any(f.startswith(("lab/", "widgets/", "report/")) for f in files)
 
 
-def test_the_fork_server_preloads_no_lessonkit_module() -> None:
-    # It lives as long as `mkdocs serve`: a worker must import lessonkit's files as they are now.
-    assert not any(name.split(".")[0] == "lessonkit" for name in PRELOAD)
+EDITED_UNDER_A_RUNNING_ZYGOTE = """\
+import sys
+from pathlib import Path
+
+from lessonkit.execute import worker, zygote
+from lessonkit.execute.program import parse_program
+
+figures = Path(sys.argv[1])
+pool = worker.WorkerPool(1, 30)
+code = "from lessonkit.lab import figures\\nprint(getattr(figures, 'MARK', 0))"
+page = "```python exec\\n" + code + "\\n```\\n"
+
+
+def mark(n):
+    job = worker.Job(parse_program(page + "<!-- %d -->" % n), "page.md", "", figures.parent)
+    result = pool.run(job)
+    assert result.ok, result.problems
+    return result.steps[0].stdout.strip()
+
+
+print(mark(1))
+first = zygote.current(worker.HASH_SEED)
+figures.write_text(figures.read_text() + "\\nMARK = 2\\n")
+print(mark(2))
+print(zygote.current(worker.HASH_SEED) is not first, first.reap(30))
+pool.close()
+"""
+
+
+def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
+    tmp_path: Path,
+) -> None:
+    # The zygote holds lessonkit's runner and figure style (mkdocs serve keeps it): a worker
+    # forked from it after an edit holds the old file, so the zygote is replaced.
+    copy = tmp_path / "src" / "lessonkit"
+    shutil.copytree(LAB.parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(copy.parent)}
+    script = tmp_path / "edit.py"
+    script.write_text(EDITED_UNDER_A_RUNNING_ZYGOTE)
+    figures = copy / "lab" / "figures.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(figures)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "2", "True", "True"], done.stderr

@@ -3,7 +3,11 @@ what it was, and the worker that forked it carries on."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -77,3 +81,25 @@ def test_a_fork_in_lesson_code_does_not_speak_for_the_page(pool: WorkerPool) -> 
     result = run(pool, text)
     assert result.ok, result.problems
     assert [s.stdout or s.text for s in result.steps] == ["parent\n", "1"]
+
+
+def test_a_worker_killed_from_outside_fails_its_page_and_the_next_page_runs(
+    tmp_path: Path,
+) -> None:
+    pool = WorkerPool(1, default_timeout=60)
+    started = tmp_path / "started"
+    code = f"import time\nopen({str(started)!r}, 'w').close()\ntime.sleep(60)"
+    text = f"```python exec\n{code}\n```\n"
+    try:
+        with ThreadPoolExecutor(1) as threads:
+            running = threads.submit(run, pool, text)
+            deadline = time.monotonic() + 60
+            while not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            [worker] = pool._all
+            os.kill(worker.process.pid, signal.SIGKILL)
+            problem = running.result(timeout=30).problems[0]
+        assert "the lessonkit worker running this page stopped" in problem.message
+        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
+    finally:
+        pool.close()

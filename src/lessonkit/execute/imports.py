@@ -11,10 +11,10 @@ A page's cache entry holds what its code used besides its own text (see :class:`
 
 The standard library needs nothing: Python's version is in every page's key.
 
-**Recording.** A worker wraps ``builtins.__import__`` and ``importlib.import_module`` once, when
-it starts (:func:`install`; :meth:`ImportWatch.active` does it for a run in this process). An
-``import`` statement calls ``__import__`` even when the module is already in ``sys.modules`` (the
-fork server preloads numpy and matplotlib; a worker keeps what earlier pages imported), so every
+**Recording.** The zygote that workers are forked from wraps ``builtins.__import__`` and
+``importlib.import_module`` once, when it starts (:func:`install`; :meth:`ImportWatch.active` does
+it for a run in this process). An ``import`` statement calls ``__import__`` even when the module
+is already in ``sys.modules`` (the zygote preloads numpy and matplotlib), so every
 import is seen, whoever holds the module: an audit hook on module *loading* would miss those,
 and reading the page's code (``ast``) would miss ``import_module(name)`` and the imports of the
 library code the page calls. What is imported while the page's steps run is the page's
@@ -27,13 +27,14 @@ source file (a digest is re-read only when a file's mtime or size changed: :func
 and one dict lookup per distribution (:func:`installed_version` reads each METADATA once per
 process).
 
-**Stale workers.** A worker keeps the modules it imported; under ``mkdocs serve`` a lessonkit file
-may be edited after a worker loaded it. A page re-run in that worker would compute with the old
-code and be stored under the new digest. So a worker notes each lessonkit (or local) source file
-it holds as it was when imported (or first seen: :func:`remember_loaded`), records those
-digests, and before each job checks :func:`stale_sources`: a worker holding an edited file is
-replaced by a fresh one (the fork server preloads no lessonkit module, so a new worker loads the
-file anew).
+**Stale workers.** A worker holds the modules its zygote imported (lessonkit's runner and figure
+style among them); under ``mkdocs serve`` a lessonkit file may be edited after the zygote loaded
+it. A page re-run in that worker would compute with the old code and be stored under the new
+digest. So the zygote notes each lessonkit (or local) source file it holds as it was when
+imported (or first seen: :func:`remember_loaded`), records those digests, and a worker checks
+:func:`stale_sources` before each job: a worker holding an edited file refuses the job, and the
+build replaces its zygote and the worker by fresh ones, which load the file anew
+(:mod:`lessonkit.execute.zygote`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Worker processes that run pages, each page in a fresh process of its own.
 
-A worker imports what every page needs once (numpy, matplotlib, lessonkit's runner) and draws one
-throwaway figure (:func:`_draw_once`), then forks a *page process* for each page: a copy of the
-worker as it was before any page ran. The page runs there, in a fresh temporary working folder,
-and the process exits. So nothing a page changes in
-its process (numpy's print options, the random generators, ``os.environ``, ``sys.path``, a patched
-lab function, builtins, signal handlers, the working folder, what it imported...) can reach
-another page, whatever the order pages run in and whichever worker runs them. A fork of a worker
+A worker starts with what every page needs imported (numpy, matplotlib, lessonkit's runner) and
+one throwaway figure drawn (:func:`prepare`), then forks a *page process* for each page: a copy
+of the worker as it was before any page ran. The page runs there, in a fresh temporary working
+folder, and the process exits. So nothing a page changes in its process (numpy's print options,
+the random generators, ``os.environ``, ``sys.path``, a patched lab function, builtins, signal
+handlers, the working folder, what it imported...) can reach another page, whatever the order
+pages run in and whichever worker runs them. A fork of a worker
 that holds numpy and matplotlib costs a few milliseconds.
 
 The worker times every step of its page: a page process that overruns a block's timeout is
@@ -24,9 +24,9 @@ OUTPUT_LIMIT`). A page process that dies is reported with what killed it.
 A worker that holds a lessonkit module whose file has changed since it imported it (``mkdocs
 serve``) refuses its next job and is replaced (see :mod:`lessonkit.execute.imports`).
 
-Where the platform has it (Linux, macOS), workers are forked from multiprocessing's fork
-server, which imports :data:`PRELOAD` once for all workers (and for replacements); elsewhere each
-worker is a fresh ``spawn`` process that imports what it needs itself and runs its pages in its
+Where the platform can fork (Linux, macOS), workers are forked from the zygote
+(:mod:`lessonkit.execute.zygote`), which prepares once for all workers (and for replacements);
+elsewhere each worker is a fresh ``spawn`` process that prepares itself and runs its pages in its
 own process, one after another (no fork there: pages of one worker share its state).
 """
 
@@ -54,7 +54,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute import processes
+from lessonkit.execute import processes, zygote
 from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
@@ -75,7 +75,7 @@ GRACE = 10.0
 itself (the worker times its page; this is for a worker that stopped answering)."""
 
 HASH_SEED = "0"
-"""``PYTHONHASHSEED`` of the fork server and workers: ``print({"a", "b"})`` prints the same in
+"""``PYTHONHASHSEED`` of the zygote and workers: ``print({"a", "b"})`` prints the same in
 every build (string hashing is otherwise randomised per process, and so is a set's order)."""
 
 PRELOAD = (
@@ -84,15 +84,13 @@ PRELOAD = (
     "matplotlib.backends.backend_agg",
     "matplotlib.backends.backend_svg",
 )
-"""What the fork server imports once, before it forks workers: a speed choice, never a result.
+"""What :func:`prepare` imports first, before it records imports: a speed choice, never a result.
 
 The runner itself imports matplotlib for every page (it draws each page under the figure style
 and closes its figures), and matplotlib imports numpy, so every worker holds both whatever its
 pages use (and the Agg backend it selects, and the SVG backend that draws every figure);
-importing them in the fork server pays for that once instead of once per worker. What
-a page imports, preloaded or not, is recorded as it runs, and its cache entry follows that.
-No lessonkit module is preloaded: the fork server lives as long as ``mkdocs serve`` does, and a
-worker must import lessonkit's files as they are when it starts.
+importing them in the zygote pays for that once instead of once per worker. What a page
+imports, preloaded or not, is recorded as it runs, and its cache entry follows that.
 """
 
 _FORKS = hasattr(os, "fork")
@@ -133,11 +131,17 @@ class Worker:
     """One worker process and the pipe to it (the build's side)."""
 
     def __init__(self) -> None:
-        context = _context()
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True)
-        _start(self.process)
-        child.close()
+        self.zygote = zygote.current(HASH_SEED) if _FORKS else None
+        """The zygote this worker was forked from (None: a ``spawn`` worker)."""
+        if self.zygote:
+            pid, self.conn = self.zygote.fork(STARTUP_TIMEOUT)
+            self.process: zygote.Forked | multiprocessing.process.BaseProcess = zygote.Forked(pid)
+        else:
+            context = multiprocessing.get_context("spawn")
+            self.conn, child = context.Pipe()
+            self.process = context.Process(target=serve, args=(child,), daemon=True)
+            _start(self.process)
+            child.close()
         if not self.conn.poll(STARTUP_TIMEOUT):
             self.stop()
             raise RuntimeError("a lessonkit worker did not start within 120 s")
@@ -179,22 +183,10 @@ class Worker:
         self.conn.close()
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """The fork server where there is one (imports paid once for all workers), else ``spawn``."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(PRELOAD))  # read when the server starts, once
-    return context
-
-
 def warm_up() -> None:
-    """Start the fork server now: it imports the libraries while the site build goes on."""
-    if _context().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        with _START_LOCK, _hash_seed():
-            forkserver.ensure_running()
+    """Start the zygote now: it imports the libraries while the site build goes on."""
+    if _FORKS:
+        zygote.current(HASH_SEED)
 
 
 _START_LOCK = threading.Lock()
@@ -215,7 +207,7 @@ def _hash_seed() -> Iterator[None]:
 
 
 def _start(process: multiprocessing.process.BaseProcess) -> None:
-    """Start ``process`` without having it re-run the parent's main script.
+    """Start a ``spawn`` ``process`` without having it re-run the parent's main script.
 
     multiprocessing re-runs the parent's ``__main__`` file in each new process so that objects
     defined there can be unpickled; under ``mkdocs build`` that file is MkDocs' command line,
@@ -308,9 +300,12 @@ class WorkerPool:
                 worker = self._take()
                 try:
                     return worker.run(job, self.limits)
-                except WorkerStale:
+                except WorkerStale:  # so are its zygote and this pool's idle workers
+                    if worker.zygote:
+                        zygote.retire(worker.zygote)
                     with self._lock:
                         self._all.remove(worker)
+                    self._drop_idle()
                 finally:
                     if worker.alive() and not self._closed:
                         self._idle.put(worker)
@@ -326,6 +321,16 @@ class WorkerPool:
             with self._lock:
                 self._all.append(worker)
             return worker
+
+    def _drop_idle(self) -> None:
+        while True:
+            try:
+                worker = self._idle.get_nowait()
+            except queue.Empty:
+                return
+            with self._lock:
+                self._all.remove(worker)
+            worker.stop()
 
     def close(self) -> None:
         with self._lock:
@@ -349,6 +354,7 @@ def _stop_all_pools() -> None:
     the threads that wait for them are joined next, and would wait out a runaway block."""
     for pool in list(_POOLS):
         pool.close()
+    zygote.stop()
 
 
 # threading's exit hooks run before non-daemon threads are joined (concurrent.futures joins its
@@ -359,12 +365,18 @@ getattr(threading, "_register_atexit", atexit.register)(_stop_all_pools)
 # --- In the worker process ------------------------------------------------------------------
 
 
-def _serve(conn: Connection) -> None:
-    """The worker's main loop (runs in the child process)."""
-    processes.become_subreaper()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when its workers stop
-    signal.signal(signal.SIGTERM, _stop_now)
-    processes.die_with_parent(signal.SIGTERM)
+_prepared = False
+
+
+def prepare() -> None:
+    """Import what every page needs and warm matplotlib up, once per process (the zygote does it
+    for every worker it forks); freeze what is held (``gc.freeze``): the collector never touches
+    it again, so workers and page processes share its memory instead of copying it."""
+    global _prepared
+    if _prepared:
+        return
+    for name in PRELOAD:
+        importlib.import_module(name)
     from lessonkit.execute import imports
 
     imports.install()  # before what pages use is imported: see imports._later
@@ -374,15 +386,27 @@ def _serve(conn: Connection) -> None:
     import matplotlib.pyplot
     import numpy.random  # noqa: F401  (seeded before every page: see runner._seeded)
 
-    from lessonkit.execute import svg  # noqa: F401  (every page that draws needs them)
-    from lessonkit.execute.filewatch import FileWatch
-    from lessonkit.execute.runner import run_program
+    from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
 
     importlib.import_module(imports.FIGURE_STYLE)
     imports.dependencies(["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE])  # warm caches
     imports.remember_loaded()
     _draw_once()
-    gc.freeze()  # page processes share these objects' memory instead of copying it
+    _prepared = True
+    gc.freeze()
+
+
+def serve(conn: Connection) -> None:
+    """The worker's main loop (runs in the worker process)."""
+    processes.become_subreaper()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when its workers stop
+    signal.signal(signal.SIGTERM, _stop_now)
+    processes.die_with_parent(signal.SIGTERM)
+    prepare()
+    from lessonkit.execute import imports
+    from lessonkit.execute.filewatch import FileWatch
+    from lessonkit.execute.runner import run_program
+
     conn.send("ready")
     while True:
         try:

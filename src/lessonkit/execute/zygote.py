@@ -1,0 +1,215 @@
+"""The zygote: one process that imports and warms up what pages need, then forks the workers.
+
+Where the platform can fork, the build starts one zygote (``python -c``, with
+:data:`~lessonkit.execute.worker.HASH_SEED`). It imports numpy and matplotlib, lessonkit's
+runner, and draws a throwaway figure (:func:`lessonkit.execute.worker.prepare`), freezes what it
+holds (``gc.freeze``), and then forks a worker whenever the build asks for one, handing the build
+its end of the worker's pipe over the zygote's socket (``SCM_RIGHTS``). A worker starts as a copy
+of a process that already paid for all that set-up, and every worker shares its memory instead of
+holding a copy of its own. The zygote needs no resource tracker (multiprocessing's fork server
+starts one): it passes only pipes.
+
+The zygote holds lessonkit's modules as they were when it started. A worker holding a file
+edited since (``mkdocs serve``) refuses its job (:mod:`lessonkit.execute.imports`), and the
+build then :func:`retire` s the zygote: the next worker comes from a fresh one. A zygote whose
+build closed its socket (the build ended, was killed or retired it) exits once its workers have.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection
+
+from lessonkit.execute import processes
+
+
+class ZygoteFailed(RuntimeError):
+    """The zygote did not start, or stopped (its error is in the build's log above)."""
+
+
+class Zygote:
+    """The build's side of one zygote process."""
+
+    def __init__(self, hash_seed: str) -> None:
+        ours, theirs = socket.socketpair()
+        code = f"from lessonkit.execute.zygote import main; main({theirs.fileno()})"
+        flags = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _SYS_PATH: json.dumps(sys.path)}
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, *flags, "-c", code],
+                pass_fds=[theirs.fileno()],
+                env=env,
+                stdin=subprocess.DEVNULL,
+            )
+        self._socket = ours
+        self._ready = False
+        self._lock = threading.Lock()
+
+    def fork(self, timeout: float) -> tuple[int, Connection]:
+        """A new worker: its process id and the build's end of its pipe."""
+        with self._lock:
+            if not self._ready:
+                if not select.select([self._socket], [], [], timeout)[0]:
+                    raise ZygoteFailed(f"lessonkit's zygote did not start within {timeout:g} s")
+                if self._socket.recv(1) != b"r":
+                    raise ZygoteFailed("lessonkit's zygote stopped while it started")
+                self._ready = True
+            try:
+                self._socket.sendall(b"f")
+                message, fds, _, _ = socket.recv_fds(self._socket, 32, 1)
+            except OSError as error:
+                raise ZygoteFailed(f"lessonkit's zygote stopped: {error}") from None
+        if not fds:
+            raise ZygoteFailed("lessonkit's zygote stopped")
+        return int(message), Connection(fds[0])
+
+    def close(self) -> None:
+        """Tell the zygote to exit once its workers have (it forks no more)."""
+        with contextlib.suppress(OSError):
+            self._socket.close()
+
+    def reap(self, timeout: float = 0) -> bool:
+        """Whether the zygote has exited (waiting up to ``timeout`` seconds); collect it."""
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+
+_SYS_PATH = "LESSONKIT_ZYGOTE_SYS_PATH"
+"""The build's ``sys.path``, passed to the zygote (and so to workers and pages), which finds
+lessonkit (and what lessons import) where the build does."""
+
+_lock = threading.Lock()
+_current: Zygote | None = None
+_retired: list[Zygote] = []
+
+
+def current(hash_seed: str) -> Zygote:
+    """The zygote new workers come from, started now if there is none."""
+    global _current
+    with _lock:
+        _retired[:] = [old for old in _retired if not old.reap()]
+        if _current is not None and _current.process.poll() is not None:
+            _current.close()  # it died (its error is in the log): a fresh one takes over
+            _current = None
+        if _current is None:
+            _current = Zygote(hash_seed)
+        return _current
+
+
+def retire(stale: Zygote | None = None) -> None:
+    """Start the next worker from a fresh zygote: ``stale`` (by default the current one) holds
+    edited lessonkit files. A zygote already replaced is left as it is."""
+    global _current
+    with _lock:
+        if _current is not None and stale in (None, _current):
+            _current.close()
+            _retired.append(_current)
+            _current = None
+
+
+def stop(timeout: float = 5.0) -> None:
+    """Close every zygote and wait for it (at the build's exit, once its workers are stopped)."""
+    retire()
+    with _lock:
+        for old in _retired:
+            if not old.reap(timeout):
+                with contextlib.suppress(OSError):
+                    old.process.kill()
+                old.reap(timeout)
+        _retired.clear()
+
+
+# --- In the zygote process -------------------------------------------------------------------
+
+
+def main(fd: int) -> None:
+    """The zygote's life: set up what pages need, then fork a worker per request until the build
+    closes the socket; then wait for the workers and exit."""
+    control = socket.socket(fileno=fd)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when its workers stop
+    sys.path[:] = json.loads(os.environ.pop(_SYS_PATH, "[]")) or sys.path
+    from lessonkit.execute import worker
+
+    worker.prepare()
+    signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
+    with contextlib.suppress(OSError):  # the build is gone: stop forking
+        control.sendall(b"r")
+        while control.recv(1):
+            ours, theirs = socket.socketpair()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                _worker(control, ours, theirs)
+            theirs.close()
+            with ours:
+                socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    with contextlib.suppress(ChildProcessError):
+        while True:
+            os.wait()
+
+
+def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) -> None:
+    """A freshly forked worker: serve the build on ``theirs``, then exit. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # it waits for its own page processes
+        control.close()  # lesson code cannot ask for workers, nor keep the zygote alive
+        ours.close()
+        from lessonkit.execute import worker
+
+        worker.serve(Connection(theirs.detach()))
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` (a worker: not this process's child) is running, not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+        return stat[stat.rfind(b")") + 2 :][:1] not in (b"Z", b"X")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+class Forked:
+    """A worker forked by the zygote, as the build sees it (it is not the build's child)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def is_alive(self) -> bool:
+        return alive(self.pid)
+
+    def terminate(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, signal.SIGTERM)
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait until the worker has exited (up to ``timeout`` seconds)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.is_alive() and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.005)
