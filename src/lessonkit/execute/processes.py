@@ -60,6 +60,15 @@ def die_with_parent(signum: int = signal.SIGKILL) -> None:
         os._exit(1)
 
 
+def _stat(pid: int | str) -> list[bytes]:
+    """``/proc/<pid>/stat``'s fields after the command's name (state, parent, ...); OSError
+    when there is no such process (or no ``/proc``)."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        stat = handle.read()
+    # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
+    return stat[stat.rfind(b")") + 2 :].split()
+
+
 def _parents() -> dict[int, int]:
     """Every live (not zombie) process's parent, from ``/proc``."""
     found: dict[int, int] = {}
@@ -71,15 +80,32 @@ def _parents() -> dict[int, int]:
         if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
+            fields = _stat(name)
         except OSError:
             continue
-        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
-        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 1 and fields[0] not in (b"Z", b"X"):
             found[int(name)] = int(fields[1])
     return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` (not necessarily this one's child) runs: not gone, not a zombie.
+
+    >>> alive(os.getpid())
+    True
+    """
+    try:
+        return _stat(pid)[0] not in (b"Z", b"X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc (macOS): a signal 0 says whether it exists
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
 
 
 def descendants(pid: int) -> list[int]:

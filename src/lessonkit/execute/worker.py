@@ -131,10 +131,10 @@ class Worker:
     """One worker process and the pipe to it (the build's side)."""
 
     def __init__(self) -> None:
-        self.zygote = zygote.current(HASH_SEED) if _FORKS else None
+        self.zygote: zygote.Zygote | None = None
         """The zygote this worker was forked from (None: a ``spawn`` worker)."""
-        if self.zygote:
-            pid, self.conn = self.zygote.fork(STARTUP_TIMEOUT)
+        if _FORKS:
+            pid, self.conn = self._fork()
             self.process: zygote.Forked | multiprocessing.process.BaseProcess = zygote.Forked(pid)
         else:
             context = multiprocessing.get_context("spawn")
@@ -144,8 +144,22 @@ class Worker:
             child.close()
         if not self.conn.poll(STARTUP_TIMEOUT):
             self.stop()
-            raise RuntimeError("a lessonkit worker did not start within 120 s")
+            raise zygote.ZygoteFailed(
+                f"a lessonkit worker did not start within {STARTUP_TIMEOUT:g} s"
+            )
         self.conn.recv()  # "ready"
+
+    def _fork(self) -> tuple[int, Connection]:
+        """Fork from the current zygote; once more from the next if that one was retired (or
+        died) meanwhile, never from one that could not start."""
+        self.zygote = zygote.current(HASH_SEED)
+        try:
+            return self.zygote.fork(STARTUP_TIMEOUT)
+        except zygote.ZygoteFailed:
+            if self.zygote.failed:
+                raise
+        self.zygote = zygote.current(HASH_SEED)
+        return self.zygote.fork(STARTUP_TIMEOUT)
 
     def run(self, job: Job, limits: Limits) -> PageResult:
         """Run ``job``; the worker times its blocks, this waits for it (with :data:`GRACE`)."""
@@ -238,6 +252,16 @@ def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:
     )
 
 
+def _not_started_result(job: Job, why: str) -> PageResult:
+    return _problem(
+        job,
+        None,
+        f"lessonkit could not start a worker to run this page: {why}",
+        "workers import numpy and matplotlib with the build's Python: check that "
+        "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)",
+    )
+
+
 def _lost_result(job: Job, step: Step | None) -> PageResult:
     return _problem(
         job,
@@ -297,7 +321,10 @@ class WorkerPool:
             for _ in range(STALE_RETRIES):
                 if self._closed:
                     return _lost_result(job, None)
-                worker = self._take()
+                try:
+                    worker = self._take()
+                except zygote.ZygoteFailed as error:  # every page says so, none waits again
+                    return _not_started_result(job, str(error))
                 try:
                     return worker.run(job, self.limits)
                 except WorkerStale:  # so are its zygote and this pool's idle workers

@@ -42,40 +42,53 @@ class Zygote:
     def __init__(self, hash_seed: str) -> None:
         ours, theirs = socket.socketpair()
         code = f"from lessonkit.execute.zygote import main; main({theirs.fileno()})"
-        flags = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _SYS_PATH: json.dumps(sys.path)}
+        path = [entry for entry in sys.path if isinstance(entry, str)]  # what imports read
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _SYS_PATH: json.dumps(path)}
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, *flags, "-c", code],
+                [sys.executable, *_flags(), "-c", code],
                 pass_fds=[theirs.fileno()],
                 env=env,
                 stdin=subprocess.DEVNULL,
             )
         self._socket = ours
         self._ready = False
+        self.failed: str | None = None
+        """Why this zygote cannot fork (it did not start): every later fork says so at once."""
         self._lock = threading.Lock()
 
     def fork(self, timeout: float) -> tuple[int, Connection]:
         """A new worker: its process id and the build's end of its pipe."""
         with self._lock:
+            if self.failed:
+                raise ZygoteFailed(self.failed)
             if not self._ready:
-                if not select.select([self._socket], [], [], timeout)[0]:
-                    raise ZygoteFailed(f"lessonkit's zygote did not start within {timeout:g} s")
-                if self._socket.recv(1) != b"r":
-                    raise ZygoteFailed("lessonkit's zygote stopped while it started")
-                self._ready = True
+                self._wait_ready(timeout)
             try:
                 self._socket.sendall(b"f")
                 message, fds, _, _ = socket.recv_fds(self._socket, 32, 1)
-            except OSError as error:
+            except (OSError, ValueError) as error:  # ValueError: closed (retired) meanwhile
                 raise ZygoteFailed(f"lessonkit's zygote stopped: {error}") from None
         if not fds:
             raise ZygoteFailed("lessonkit's zygote stopped")
+        os.set_inheritable(fds[0], False)  # as a Pipe()'s: no process the build starts holds it
         return int(message), Connection(fds[0])
+
+    def _wait_ready(self, timeout: float) -> None:
+        """Wait for the zygote's set-up; one that fails or hangs is stopped, and stays failed."""
+        if not select.select([self._socket], [], [], timeout)[0]:
+            self.failed = f"lessonkit's zygote did not start within {timeout:g} s"
+        elif self._socket.recv(1) != b"r":
+            self.failed = "lessonkit's zygote stopped while it started (its error is above)"
+        if self.failed:
+            with contextlib.suppress(OSError):
+                self.process.kill()
+            raise ZygoteFailed(self.failed)
+        self._ready = True
 
     def close(self) -> None:
         """Tell the zygote to exit once its workers have (it forks no more)."""
-        with contextlib.suppress(OSError):
+        with self._lock, contextlib.suppress(OSError):
             self._socket.close()
 
     def reap(self, timeout: float = 0) -> bool:
@@ -85,6 +98,16 @@ class Zygote:
         except subprocess.TimeoutExpired:
             return False
         return True
+
+
+def _flags() -> list[str]:
+    """The build's interpreter flags for the zygote, without ``-E`` and ``-I``: those would make
+    it ignore ``PYTHONHASHSEED`` (and the build's path), and pages' output would vary by build
+    (``-I``'s ``-s`` and ``-P`` are kept)."""
+    flags = subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
+    if "-I" in flags:  # isolated: -E, -s and -P
+        flags = [flag for flag in flags if flag != "-I"] + ["-s", "-P"]
+    return [flag for flag in flags if flag != "-E"]
 
 
 _SYS_PATH = "LESSONKIT_ZYGOTE_SYS_PATH"
@@ -101,7 +124,7 @@ def current(hash_seed: str) -> Zygote:
     global _current
     with _lock:
         _retired[:] = [old for old in _retired if not old.reap()]
-        if _current is not None and _current.process.poll() is not None:
+        if _current and not _current.failed and _current.process.poll() is not None:
             _current.close()  # it died (its error is in the log): a fresh one takes over
             _current = None
         if _current is None:
@@ -140,11 +163,13 @@ def main(fd: int) -> None:
     closes the socket; then wait for the workers and exit."""
     control = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when its workers stop
+    processes.become_subreaper()  # what a killed worker's pages started is reaped here
     sys.path[:] = json.loads(os.environ.pop(_SYS_PATH, "[]")) or sys.path
     from lessonkit.execute import worker
 
     worker.prepare()
     signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
+    workers: list[int] = []
     with contextlib.suppress(OSError):  # the build is gone: stop forking
         control.sendall(b"r")
         while control.recv(1):
@@ -152,13 +177,13 @@ def main(fd: int) -> None:
             pid = os.fork()
             if pid == 0:  # the worker: never returns
                 _worker(control, ours, theirs)
+            workers.append(pid)
             theirs.close()
             with ours:
                 socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    with contextlib.suppress(ChildProcessError):
-        while True:
-            os.wait()
+    while any(processes.alive(pid) for pid in workers):  # the build stops them
+        time.sleep(0.01)
+    processes.kill_descendants()  # what a killed worker's pages left running, adopted here
 
 
 def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) -> None:
@@ -176,25 +201,6 @@ def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) 
         os._exit(code)
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` (a worker: not this process's child) is running, not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-        return stat[stat.rfind(b")") + 2 :][:1] not in (b"Z", b"X")
-    except FileNotFoundError:
-        return False
-    except OSError:
-        pass
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
-
-
 class Forked:
     """A worker forked by the zygote, as the build sees it (it is not the build's child)."""
 
@@ -202,7 +208,7 @@ class Forked:
         self.pid = pid
 
     def is_alive(self) -> bool:
-        return alive(self.pid)
+        return processes.alive(self.pid)
 
     def terminate(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -1,0 +1,129 @@
+"""The zygote that workers are forked from: a zygote that cannot start fails every page at once
+with what to check, and the pipes and paths it hands on do not leak or break the build."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lessonkit.execute import processes, worker, zygote
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.worker import Job, WorkerPool
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the zygote needs fork")
+
+
+def run(pool: WorkerPool, text: str):
+    return pool.run(Job(parse_program(text), "page.md", text, Path.cwd()))
+
+
+@pytest.fixture
+def fresh_zygote() -> Iterator[None]:
+    """This test's zygote starts fresh, and the next test's too (the zygote is per process)."""
+    zygote.stop()
+    yield
+    zygote.stop()
+
+
+def site_customize(folder: Path, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``code`` at the start of every new Python process, but only in a zygote."""
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(
+        f"import os\nif {zygote._SYS_PATH!r} in os.environ:\n    {code}\n"
+    )
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    monkeypatch.setenv("PYTHONPATH", path)
+
+
+def test_a_zygote_that_stops_while_it_starts_fails_every_page_with_what_to_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    site_customize(tmp_path / "site", "raise SystemExit(3)", monkeypatch)
+    pool = WorkerPool(2, default_timeout=30)
+    try:
+        results = [run(pool, "{{ 6 * 7 }}\n") for _ in range(3)]
+    finally:
+        pool.close()
+    for result in results:
+        [problem] = result.problems
+        assert problem.path == "page.md"
+        assert "could not start a worker" in problem.message
+        assert "stopped while it started" in problem.message
+        assert "import matplotlib.pyplot" in problem.hint
+
+
+def test_a_zygote_that_hangs_is_stopped_and_no_page_waits_for_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    site_customize(tmp_path / "site", "import time; time.sleep(60)", monkeypatch)
+    monkeypatch.setattr(worker, "STARTUP_TIMEOUT", 1.0)
+    pool = WorkerPool(1, default_timeout=30)
+    started = time.monotonic()
+    try:
+        results = [run(pool, "{{ 6 * 7 }}\n") for _ in range(3)]
+    finally:
+        pool.close()
+    assert time.monotonic() - started < 10, "one wait of 1 s, not one per page"
+    for result in results:
+        assert "did not start within 1 s" in result.problems[0].message
+    hung = zygote._current
+    assert hung is not None and hung.failed
+    assert hung.reap(5), "the hung zygote was killed"
+
+
+def test_the_builds_end_of_a_workers_pipe_is_not_inherited(fresh_zygote: None) -> None:
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        [started] = pool._all
+        assert not os.get_inheritable(started.conn.fileno())
+    finally:
+        pool.close()
+
+
+def test_a_path_entry_that_is_not_a_string_does_not_stop_the_build(
+    monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    monkeypatch.setattr(sys, "path", [*sys.path, Path("/nowhere")])  # as a plugin might add one
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42"
+    finally:
+        pool.close()
+
+
+def test_the_zygote_keeps_the_hash_seed_under_python_dash_e(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(
+        zygote.subprocess, "_args_from_interpreter_flags", lambda: ["-E", "-I", "-O"]
+    )
+    assert zygote._flags() == ["-O", "-s", "-P"]
+
+
+def test_what_a_killed_workers_page_left_running_ends_with_the_zygote(
+    tmp_path: Path, fresh_zygote: None
+) -> None:
+    pid_file = tmp_path / "orphan.pid"
+    code = (
+        "import os, subprocess\n"
+        "child = subprocess.Popen(['sleep', '60'], start_new_session=True)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "os.kill(os.getppid(), 9)"  # the page kills its own worker
+    )
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert not run(pool, f"```python exec\n{code}\n```\n").ok
+    finally:
+        pool.close()
+    orphan = int(pid_file.read_text())
+    zygote.stop()
+    deadline = time.monotonic() + 10
+    while processes.alive(orphan) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not processes.alive(orphan), "the orphan was adopted by the zygote and killed"
