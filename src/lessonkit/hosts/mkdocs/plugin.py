@@ -147,6 +147,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
                 self.deferred.convert(config, files, self._prepare)
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self._result, self.root)
+        self.lessons = {}  # every page is converted: a build need not hold their sources
         if self.glossary:  # every page is converted by now: fill the "used on" lists
             unused = finish_glossary_page(files, self.glossary, self.preview.terms)
             report(unused, self.glossary.unused)
