@@ -8,6 +8,7 @@ cannot see: a hook (another plugin, as far as lessonkit knows) changes the Markd
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 PAGE = """\
@@ -74,4 +75,27 @@ def test_a_glossary_mark_another_plugin_adds_names_the_file(tmp_path: Path, mkdo
     assert "docs/index.md: error: unknown glossary term 'tokn' in [[tokn]]" in build.stderr, (
         build.stderr
     )
+    assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr
+
+
+ON_ENV = """\
+def on_env(env, config, files, **kwargs):
+    page = files.get_file_from_path("index.md").page
+    page.markdown = page.markdown.replace("    Not quite. The scores can be any numbers.", "")
+    page.render(config, files)
+    return env
+"""
+
+
+def test_a_page_converted_after_lessonkit_let_go_of_it_names_the_file(
+    tmp_path: Path, mkdocs_build_shared
+):
+    """A whole build lets go of its lessons once every page is converted (lessonkit's own
+    ``on_env``); a plugin converting a page again later still gets the file named."""
+    root = site(tmp_path, "strip() + '\\n'")
+    (root / "hooks.py").write_text(ON_ENV)
+    build = mkdocs_build_shared(root)
+    assert build.returncode != 0
+    wrong = 'error: wrong option "The sum of the scores." has no feedback'
+    assert re.search(rf"docs/index\.md(:\d+)?: {re.escape(wrong)}", build.stderr), build.stderr
     assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr

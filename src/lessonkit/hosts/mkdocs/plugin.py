@@ -124,6 +124,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.runs.finish(config, files)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
+        self.lessons = {}  # every page is converted: a build need not hold their sources
         if self.glossary:  # every page is converted by now: fill the "used on" lists
             unused = finish_glossary_page(files, self.glossary, self.preview.terms)
             report(unused, self.glossary.unused)

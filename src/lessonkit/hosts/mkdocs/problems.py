@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -40,20 +42,27 @@ def reported_while_rendering(page: Page, lesson: Lesson) -> None:
     """Make MkDocs' ``page.render`` report a problem a feature finds while converting the page
     (inside Python-Markdown, which keeps no line numbers: the feature says what text is on the
     line) at the lesson's file and line, as a plugin error. MkDocs calls ``render`` itself, after
-    ``on_page_markdown``, so this is the one hook: without it, a traceback and ``<markdown>``."""
-    render = page.render
+    ``on_page_markdown``, so this is the one hook: without it, a traceback and ``<markdown>``.
+
+    The page (which MkDocs keeps to the build's end) holds the lesson weakly: the plugin lets
+    go of its lessons once every page is converted, and a page another plugin converts after
+    that has its problems named by the file, not a line."""
+    render, where, held = page.render, lesson.where, weakref.ref(lesson)
     if getattr(render, "lessonkit", False):
         return
+
+    def place(problem: Problem) -> Problem:
+        if (known := held()) is None:
+            return (
+                replace(problem, path=where, line=None) if problem.path == "<markdown>" else problem
+            )
+        return known.place(problem) if problem.path == "<markdown>" else known.locate(problem)
 
     def placed(config: MkDocsConfig, files: Files) -> None:
         try:
             render(config, files)
         except LessonError as error:
-            found = [
-                lesson.place(p) if p.path == "<markdown>" else lesson.locate(p)
-                for p in error.problems
-            ]
-            raise PluginError(str(LessonError(found))) from None
+            raise PluginError(str(LessonError(map(place, error.problems)))) from None
 
     placed.lessonkit = True  # type: ignore[attr-defined]
     page.render = placed  # type: ignore[method-assign]
