@@ -23,7 +23,6 @@ parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -188,6 +187,8 @@ def near_miss(info: str) -> tuple[str, str] | None:
             "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)",
         )
     suggestion = " ".join(["```python exec", *others])
+    import difflib  # only for a hint: most builds never need it
+
     if language not in _PYTHONS and difflib.get_close_matches(language, _PYTHONS, n=1) == []:
         hint = (
             f"only Python runs: write {suggestion} for Python code, or drop exec to show the code"
@@ -235,6 +236,8 @@ def _close_to_exec(name: str) -> bool:
     """
     if not 3 <= len(name) <= 6:
         return False
+    import difflib  # only for a hint: most builds never need it
+
     return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
 
 
