@@ -27,6 +27,7 @@ import hashlib
 import json
 import re
 import shlex
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -236,7 +237,11 @@ def _close_to_exec(name: str) -> bool:
     """
     if not 3 <= len(name) <= 6:
         return False
-    import difflib  # only for a hint: most builds never need it
+    # difflib's own first test (quick_ratio: the letters in common, in any order), without
+    # importing difflib for the option names every page repeats ("source" shares 2 of 10).
+    if 2 * sum((Counter(name) & Counter(_EXEC)).values()) < 0.8 * (len(name) + 4):
+        return False
+    import difflib
 
     return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
 
