@@ -150,9 +150,11 @@ _QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
 """An opening fence behind a block quote's ``>``, which :func:`fences` does not look for."""
 
 
+@lru_cache(maxsize=1024)
 def near_miss(info: str) -> tuple[str, str] | None:
     """The message and hint when a fence's ``info`` string asks to execute in a spelling
-    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax).
+    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax); remembered,
+    as pages repeat the same few info strings (build speed).
 
     >>> near_miss('python exec source="hide"') is None, near_miss("python") is None
     (True, True)
