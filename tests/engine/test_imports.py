@@ -234,3 +234,23 @@ def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "2", "True", "True"], done.stderr
+
+
+def test_the_machinery_digest_is_remembered_by_its_files_stamps(tmp_path: Path) -> None:
+    digest = imports.remembered_machinery_digest(tmp_path)
+    assert digest == imports.machinery_digest()
+    record = tmp_path / imports.MACHINERY_STAMPS
+    python, _, *rows = record.read_text().split("\n")
+    listed = {row.rsplit(" ", 2)[0] for row in rows}
+    files = set(imports.machinery_files())
+    assert files | {os.path.dirname(f) for f in files} == listed  # each file and its folder
+    # While every stamp is as recorded, the record's digest is what a build uses...
+    record.write_text("\n".join([python, "remembered", *rows]))
+    assert imports.remembered_machinery_digest(tmp_path) == "remembered"
+    # ...and one changed stamp (an edited machinery file) means the digest is read again.
+    path, mtime, size = rows[0].rsplit(" ", 2)
+    changed = [f"{path} {mtime} {int(size) + 1}", *rows[1:]]
+    record.write_text("\n".join([python, "remembered", *changed]))
+    assert imports.remembered_machinery_digest(tmp_path) == digest
+    record.write_text("\n".join(["2.7.18", "remembered", *rows]))  # another Python
+    assert imports.remembered_machinery_digest(tmp_path) == digest

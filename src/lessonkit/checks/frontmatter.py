@@ -7,7 +7,6 @@ Material for MkDocs read (:data:`KNOWN_KEYS`), and the site's own ``front_matter
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -115,6 +114,8 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
     for key in meta:
         if str(key) in allowed:
             continue
+        import difflib  # only for a hint: most builds never need it
+
         close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         hint += (

@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessonkit import quiz
 from lessonkit.checks.blocks import block_problems
@@ -36,11 +37,12 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.execute.checks import compile_problems
 from lessonkit.execute.program import Program
-from lessonkit.glossary import check as glossary_check
 from lessonkit.glossary.site import read_glossary
-from lessonkit.glossary.terms import Glossary
 from lessonkit.notebooks.lesson import lesson_files, read_lesson
 from lessonkit.notebooks.pages import lesson_pages, notebook_sources
+
+if TYPE_CHECKING:  # loaded when the site has a glossary
+    from lessonkit.glossary.terms import Glossary
 
 
 @dataclass
@@ -145,6 +147,8 @@ def check_page(page: Page, context: Context) -> list[Problem]:
     problems += page.place_all(block_problems(page.body, context.markdown.blocks))
     problems += page.place_all(quiz.check(page.body))
     if context.glossary is not None:
+        from lessonkit.glossary.checks import check as glossary_check
+
         problems += page.place_all(glossary_check(page.body, context.glossary))
     if page.file is not None:
         found = link_problems(page.body, page.offset, page.file, context, page.text)

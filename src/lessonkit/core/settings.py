@@ -17,7 +17,6 @@ output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, f
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
@@ -149,6 +148,8 @@ class Settings:
 
 def _unknown(name: str, where: str) -> Problem:
     names = [o.name for o in OPTIONS]
+    import difflib  # only for a hint: most builds never need it
+
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + "The options are: "
     return Problem(f"unknown lessonkit option {name!r}", hint=hint + ", ".join(names), path=where)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lessonkit.execute.cache import Cache, still_current
-from lessonkit.execute.imports import machinery_digest
+from lessonkit.execute.imports import machinery_digest, remembered_machinery_digest
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
@@ -68,6 +68,7 @@ class Engine:
         """Keys of pages that ran without an error (or came from cache) whose results the host
         has used and handed back (:meth:`release`)."""
         self._lock = threading.Lock()
+        self._machinery: str | None = None
         self.ran_pages: list[str] = []
         """The pages that actually ran (not served from cache) since the engine started, as
         messages name them, in the order they finished."""
@@ -90,7 +91,10 @@ class Engine:
             warm_up()
 
     def key(self, program: Program) -> str:
-        return program.key(machinery_digest())
+        if self._machinery is None:  # once per engine: a serve's rebuilds keep it too
+            folder = self.cache.folder if self.cache else None
+            self._machinery = remembered_machinery_digest(folder) if folder else machinery_digest()
+        return program.key(self._machinery)
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
         """Start ``program`` unless it is cached or already under way; return its future."""

@@ -48,8 +48,9 @@ import platform
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -616,11 +617,56 @@ def machinery_digest() -> str:
     return digest.hexdigest()
 
 
-def machinery_files() -> list[str]:
+MACHINERY_STAMPS = "machinery.stamps"
+"""The file in a cache folder that remembers :func:`machinery_digest` by its files' stamps."""
+
+STAMP_SLACK = 2.0
+"""Seconds: a file changed this recently may change again within its mtime's granularity with
+the same size, so a digest read from it is not remembered (the next build reads it again)."""
+
+
+def remembered_machinery_digest(folder: Path) -> str:
+    """:func:`machinery_digest`, remembered in ``folder`` (the cache folder) with the stamps
+    (mtime, size) of its files and of the folders holding them (a module added beside them
+    changes its folder's): while every stamp is as recorded, the digest is not computed again.
+
+    A warm build then costs a ``stat`` per file where the digest reads and hashes them all; a
+    record that cannot be read, or names another Python, or any stamp that changed, and the
+    digest is computed (and remembered, when the folder can be written).
+    """
+    record = folder / MACHINERY_STAMPS
+    try:
+        python, digest, *rows = record.read_text().split("\n")
+        stamps = [row.rsplit(" ", 2) for row in rows]
+        if python == platform.python_version() and all(
+            _stamp(path) == (int(mtime), int(size)) for path, mtime, size in stamps
+        ):
+            return digest
+    except (OSError, ValueError):
+        pass
+    digest = machinery_digest()
+    files = machinery_files()
+    paths = sorted({*files, *(os.path.dirname(f) for f in files)})
+    now, lines = time.time(), [platform.python_version(), digest]
+    for path in paths:
+        stamp = _stamp(path)
+        if stamp is None or now - stamp[0] / 1e9 < STAMP_SLACK:
+            return digest  # gone, or too fresh to trust its stamp: not remembered
+        lines.append(f"{path} {stamp[0]} {stamp[1]}")
+    with suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = record.with_name(f"{record.name}.{os.getpid()}.tmp")
+        temporary.write_text("\n".join(lines))
+        os.replace(temporary, record)
+    return digest
+
+
+@cache
+def machinery_files() -> tuple[str, ...]:
     """The ``lessonkit/execute/`` package (runner, render and svg changes change results) and the
     lessonkit modules it imports (``lessonkit.core.problems``, the packages' ``__init__``...),
     except :data:`FIGURE_STYLE`, a dependency of the pages that use matplotlib only."""
     folder = Path(__file__).resolve().parent
     names = [f"{OWN}.execute.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
     files, _ = _closure(names, skip=(FIGURE_STYLE,), own_only=True)
-    return sorted(files)
+    return tuple(sorted(files))

@@ -23,11 +23,11 @@ parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
 import shlex
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -150,9 +150,11 @@ _QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
 """An opening fence behind a block quote's ``>``, which :func:`fences` does not look for."""
 
 
+@lru_cache(maxsize=1024)
 def near_miss(info: str) -> tuple[str, str] | None:
     """The message and hint when a fence's ``info`` string asks to execute in a spelling
-    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax).
+    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax); remembered,
+    as pages repeat the same few info strings (build speed).
 
     >>> near_miss('python exec source="hide"') is None, near_miss("python") is None
     (True, True)
@@ -188,6 +190,8 @@ def near_miss(info: str) -> tuple[str, str] | None:
             "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)",
         )
     suggestion = " ".join(["```python exec", *others])
+    import difflib  # only for a hint: most builds never need it
+
     if language not in _PYTHONS and difflib.get_close_matches(language, _PYTHONS, n=1) == []:
         hint = (
             f"only Python runs: write {suggestion} for Python code, or drop exec to show the code"
@@ -235,6 +239,12 @@ def _close_to_exec(name: str) -> bool:
     """
     if not 3 <= len(name) <= 6:
         return False
+    # difflib's own first test (quick_ratio: the letters in common, in any order), without
+    # importing difflib for the option names every page repeats ("source" shares 2 of 10).
+    if 2 * sum((Counter(name) & Counter(_EXEC)).values()) < 0.8 * (len(name) + 4):
+        return False
+    import difflib
+
     return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html.parser import HTMLParser
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from lessonkit.glossary.terms import Glossary
+if TYPE_CHECKING:
+    from lessonkit.glossary.terms import Glossary
 
 K = TypeVar("K")
 INTRO = (
@@ -35,7 +36,7 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
     """The page's Markdown: an h1, an intro, then per term, in alphabetical order, an
     ``## name {#id}`` heading, its definition, aliases, related terms and a "used on" placeholder.
 
-    >>> from lessonkit.glossary.terms import Term
+    >>> from lessonkit.glossary.terms import Glossary, Term
     >>> g = Glossary([Term("token", "A piece of *text*.", aliases=("sub-word",),
     ...                    related=("KV cache",)), Term("KV cache", "Stored keys.")])
     >>> print(page_markdown(g, intro="Words."))

@@ -17,12 +17,14 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
-from lessonkit.glossary.extension import GlossaryExtension
-from lessonkit.glossary.page import fill_used_on, page_markdown, pages_by_term
-from lessonkit.glossary.terms import Glossary, load, unused
+
+if TYPE_CHECKING:  # loaded when the site has a glossary (see the functions)
+    from lessonkit.glossary.extension import GlossaryExtension
+    from lessonkit.glossary.terms import Glossary
 
 LINK = "lessonkit-glossary:"
 """Where a term links while a page is converted: a host resolves it per page (a URL scheme, so
@@ -43,6 +45,8 @@ def resolve_links(html: str, glossary_url: str) -> str:
 
 def read_glossary(path: Path, where: str) -> Glossary:
     """Load the site's glossary file; LessonError naming ``where`` if it is missing or wrong."""
+    from lessonkit.glossary.terms import load
+
     try:
         return load(path, where)
     except OSError as error:
@@ -65,6 +69,9 @@ def finish_page(
     HTML (see :func:`~lessonkit.glossary.page.pages_by_term`). Returns the filled HTML and a
     warning for each term no page uses.
     """
+    from lessonkit.glossary.page import fill_used_on, pages_by_term
+    from lessonkit.glossary.terms import unused
+
     used = pages_by_term((((title, url), html) for title, url, html in pages), terms)
     links = {
         term_id: [(title, link_from_glossary(url)) for title, url in found]
@@ -98,6 +105,8 @@ class SiteGlossary:
     def extension(self, href: str = f"{LINK}#{{id}}") -> GlossaryExtension:
         """The Markdown extension; by default its links wait for :func:`resolve_links` (see
         there); a host that rewrites relative ``.md`` links passes :meth:`link_from`'s."""
+        from lessonkit.glossary.extension import GlossaryExtension
+
         return GlossaryExtension(glossary=self.glossary, href=href)
 
     def link_from(self, page: str) -> str:
@@ -111,4 +120,6 @@ class SiteGlossary:
         return posixpath.relpath(self.page, posixpath.dirname(page) or ".")
 
     def page_markdown(self) -> str:
+        from lessonkit.glossary.page import page_markdown
+
         return page_markdown(self.glossary)

@@ -41,7 +41,6 @@ from lessonkit.path import (
     reading_order,
 )
 from lessonkit.path import Lesson as PathLesson
-from lessonkit.report.links import aside_html, page_report, section_headings
 
 
 def remove_prepared(files: Files, docs_dir: Path) -> None:
@@ -219,6 +218,8 @@ def finish_output(
 
 def add_report_links(output: str, page: MkDocsPage, repo_url: str) -> str:
     """The page's "Report a mistake" box (and per-section links) after its content."""
+    from lessonkit.report.links import aside_html, page_report, section_headings  # repo_url only
+
     url = page.canonical_url or page.abs_url or page.url
     title, headings = unescape(page.title or ""), section_headings(page.toc)
     box = aside_html(page_report(repo_url, title, url, headings))
