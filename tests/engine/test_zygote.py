@@ -127,3 +127,25 @@ def test_what_a_killed_workers_page_left_running_ends_with_the_zygote(
     while processes.alive(orphan) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not processes.alive(orphan), "the orphan was adopted by the zygote and killed"
+
+
+def test_a_stale_zygote_stops_only_the_idle_workers_it_forked() -> None:
+    # Under serve, a worker refusing a job (it holds an edited lessonkit file) retires its
+    # zygote; idle workers already forked from the fresh one stay warm for the next pages.
+    class Idle:
+        def __init__(self, parent: object) -> None:
+            self.zygote, self.stopped = parent, False
+
+        def stop(self) -> None:
+            self.stopped = True
+
+    stale, fresh = object(), object()
+    old, new, older = Idle(stale), Idle(fresh), Idle(stale)
+    pool = WorkerPool(3, default_timeout=30)
+    for idle in (older, new, old):
+        pool._all.append(idle)
+        pool._idle.put(idle)
+    pool._drop_idle(stale)
+    assert old.stopped and older.stopped and not new.stopped
+    assert pool._all == [new] and pool._idle.get_nowait() is new
+    assert pool._idle.empty()

@@ -327,12 +327,12 @@ class WorkerPool:
                     return _not_started_result(job, str(error))
                 try:
                     return worker.run(job, self.limits)
-                except WorkerStale:  # so are its zygote and this pool's idle workers
+                except WorkerStale:  # so are its zygote and the idle workers it forked
                     if worker.zygote:
                         zygote.retire(worker.zygote)
                     with self._lock:
                         self._all.remove(worker)
-                    self._drop_idle()
+                    self._drop_idle(worker.zygote)
                 finally:
                     if worker.alive() and not self._closed:
                         self._idle.put(worker)
@@ -349,15 +349,23 @@ class WorkerPool:
                 self._all.append(worker)
             return worker
 
-    def _drop_idle(self) -> None:
+    def _drop_idle(self, stale: zygote.Zygote | None) -> None:
+        """Stop the idle workers forked from ``stale`` (all a ``spawn`` pool's: None); keep
+        those from a fresher zygote."""
+        kept: list[Worker] = []
         while True:
             try:
                 worker = self._idle.get_nowait()
             except queue.Empty:
-                return
+                break
+            if stale is not None and worker.zygote is not stale:
+                kept.append(worker)
+                continue
             with self._lock:
                 self._all.remove(worker)
             worker.stop()
+        for worker in reversed(kept):  # back in the order they were taken from
+            self._idle.put(worker)
 
     def close(self) -> None:
         with self._lock:
