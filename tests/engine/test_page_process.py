@@ -103,3 +103,16 @@ def test_a_worker_killed_from_outside_fails_its_page_and_the_next_page_runs(
         assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
     finally:
         pool.close()
+
+
+def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_page_runs() -> None:
+    pool = WorkerPool(1, default_timeout=60)
+    text = "```python exec\nimport os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n```\n"
+    try:
+        problem = run(pool, text).problems[0]
+        assert "the lessonkit worker running this page stopped" in problem.message
+        assert "the page's code ended it" in problem.message
+        assert "os.getppid()" in problem.hint
+        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
+    finally:
+        pool.close()

@@ -266,9 +266,10 @@ def _lost_result(job: Job, step: Step | None) -> PageResult:
     return _problem(
         job,
         step,
-        "the lessonkit worker running this page stopped (the build is stopping, or it was "
-        "killed from outside)",
-        "build again; if it happens again, run the page's code in a plain Python process",
+        "the lessonkit worker running this page stopped: the build is stopping, it was "
+        "killed from outside, or the page's code ended it",
+        "build again; if it happens again, look for code that signals its parent process "
+        "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
     )
 
 
