@@ -90,12 +90,39 @@ def on_env(env, config, files, **kwargs):
 def test_a_page_converted_after_lessonkit_let_go_of_it_names_the_file(
     tmp_path: Path, mkdocs_build_shared
 ):
-    """A whole build lets go of its lessons once every page is converted (lessonkit's own
-    ``on_env``); a plugin converting a page again later still gets the file named."""
+    """A whole build lets go of each lesson once its page is converted; a plugin converting a
+    page again later (in its ``on_env``) still gets the file named."""
     root = site(tmp_path, "strip() + '\\n'")
     (root / "hooks.py").write_text(ON_ENV)
     build = mkdocs_build_shared(root)
     assert build.returncode != 0
     wrong = 'error: wrong option "The sum of the scores." has no feedback'
     assert re.search(rf"docs/index\.md(:\d+)?: {re.escape(wrong)}", build.stderr), build.stderr
+    assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr
+
+
+CODE = """
+```python exec
+import time
+
+time.sleep(0.5)
+print("slept")
+```
+"""
+
+
+def test_a_page_converted_once_its_code_ran_is_reported_at_its_line(
+    tmp_path: Path, mkdocs_build_shared
+):
+    """A page whose code is still running when MkDocs reaches it is converted once it ran
+    (``hosts/mkdocs/deferred.py``): its lesson is held until then, so a problem found while it
+    renders still has its line."""
+    root = site(tmp_path, "replace('    Not quite. The scores can be any numbers.', '')")
+    page = root / "docs" / "index.md"
+    page.write_text(page.read_text() + CODE)
+    build = mkdocs_build_shared(root)
+    assert build.returncode != 0
+    assert 'docs/index.md:15: error: wrong option "The sum of the scores." has no feedback' in (
+        build.stderr
+    ), build.stderr
     assert "Traceback" not in build.stderr and "<markdown>" not in build.stderr

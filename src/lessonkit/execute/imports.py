@@ -241,8 +241,12 @@ def _resolve(name: str, package: str, level: int) -> str:
 def dependencies(
     modules: Iterable[str], own_folder: Path | None = None
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """The source files (path -> sha256) and distributions (name -> version) ``modules`` use."""
-    remember_loaded()
+    """The source files (path -> sha256) and distributions (name -> version) ``modules`` use.
+
+    Each file's digest is the one this process noted when it loaded the file (else it is noted
+    now). No scan of ``sys.modules`` here: a page process is a fork that shares its worker's
+    memory until it writes, and touching every module object copies hundreds of pages (a
+    process that runs further pages itself calls :func:`remember_loaded` after each)."""
     files, tops = _closure(modules)
     dists = _with_requirements(d for top in tops for d in _distributions(top))
     if MATPLOTLIB in dists:

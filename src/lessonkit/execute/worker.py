@@ -461,7 +461,8 @@ def serve(conn: Connection) -> None:
                 result = _run_here(job, limits, folder, conn, run)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-            if not _FORKS:
+            if not _FORKS:  # its next pages run in this process: note what this one loaded
+                imports.remember_loaded()
                 imports.forget_folder(folder)
         conn.send(("done", result))  # nothing of the page is left by now
 

@@ -64,15 +64,14 @@ class Deferred:
         the navigation's order. ``prepare(markdown, program, result)`` hands a page's run to
         the execute extension.
         """
-        waiting, self._waiting = self._waiting, []
-        pages: dict[Future[PageResult], list[int]] = {}  # two pages may share one run
-        for index, item in enumerate(waiting):
-            pages.setdefault(item.future, []).append(index)
+        pages: dict[Future[PageResult], list[tuple[int, _Waiting]]] = {}  # two may share a run
+        for index, item in enumerate(self._waiting):
+            pages.setdefault(item.future, []).append((index, item))
+        self._waiting = []
         found: dict[int, list[Problem]] = {}
         for future in as_completed(pages):
             result = future.result()
-            for index in pages[future]:
-                item = waiting[index]
+            for index, item in pages.pop(future):  # a converted page's run is let go of
                 if not result.ok:
                     found[index] = [item.locate(p) for p in result.problems]
                 if found:

@@ -113,6 +113,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return self.runs.convert(page, lesson, markdown, final)  # or in on_env, once it ran
 
     def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
+        self.lessons.pop(page.file.src_uri, None)  # rendered: a page waiting for its run holds it
         if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
             html = resolve_links(html, get_relative_url(glossary.url, page.url))
         html, self.figures[page.file.src_uri] = figure_slots.cut(html)
@@ -124,7 +125,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.runs.finish(config, files)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
-        self.lessons = {}  # every page is converted: a build need not hold their sources
+        self.lessons = {}  # every page is converted: a build need not hold what is left
         if self.glossary:  # every page is converted by now: fill the "used on" lists
             unused = finish_glossary_page(files, self.glossary, self.preview.terms)
             report(unused, self.glossary.unused)

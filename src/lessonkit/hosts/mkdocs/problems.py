@@ -45,8 +45,9 @@ def reported_while_rendering(page: Page, lesson: Lesson) -> None:
     ``on_page_markdown``, so this is the one hook: without it, a traceback and ``<markdown>``.
 
     The page (which MkDocs keeps to the build's end) holds the lesson weakly: the plugin lets
-    go of its lessons once every page is converted, and a page another plugin converts after
-    that has its problems named by the file, not a line."""
+    go of a lesson once its page is converted (a page waiting for its run holds it until then),
+    and a page another plugin converts after that has its problems named by the file, not a
+    line."""
     render, where, held = page.render, lesson.where, weakref.ref(lesson)
     if getattr(render, "lessonkit", False):
         return

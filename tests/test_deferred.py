@@ -1,0 +1,48 @@
+"""Pages converted once their code is done (``hosts/mkdocs/deferred.py``): a cold build converts
+most pages there, and holds no converted page's run while the others wait."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from concurrent.futures import Future
+from types import SimpleNamespace
+
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.results import PageResult, StepResult
+from lessonkit.hosts.mkdocs.deferred import Deferred
+
+
+class Page:
+    """What ``Deferred`` uses of a MkDocs page: its Markdown, ``render`` and its content."""
+
+    def __init__(self, number: int, rendered: list[tuple[int, list[bool]]], held: list) -> None:
+        self.number, self.rendered, self.held = number, rendered, held
+        self.markdown = self.content = ""
+
+    def render(self, config: object, files: object) -> None:
+        gc.collect()
+        self.rendered.append((self.number, [ref() is not None for ref in self.held]))
+        self.content = f"<p>{self.markdown}</p>"
+
+
+def test_a_converted_page_lets_go_of_its_run_while_the_others_convert() -> None:
+    """Each page's result (its outputs and figures) is let go of once the page is converted,
+    not when the last page is: a cold build of many pages would otherwise hold them all."""
+    deferred, rendered, held = Deferred(), [], []
+    pages = [Page(number, rendered, held) for number in range(3)]
+    for page in pages:
+        result = PageResult(steps=[StepResult(stdout="x" * 1000)])
+        held.append(weakref.ref(result))
+        future: Future[PageResult] = Future()
+        future.set_result(result)
+        program = parse_program(f"Page {page.number}.\n")
+        deferred.add(page, f"page {page.number}", program, future, lambda problem: problem)
+    del result, future
+    config = SimpleNamespace(plugins=SimpleNamespace(on_page_content=lambda html, **_: html))
+    deferred.convert(config, files=None, prepare=lambda markdown, program, result: None)  # type: ignore[arg-type]
+    assert sorted(number for number, _ in rendered) == [0, 1, 2]
+    for position, (_, alive) in enumerate(rendered):
+        earlier = [number for number, _ in rendered[:position]]
+        assert not any(alive[number] for number in earlier), rendered
+    assert [page.content for page in pages] == [f"<p>page {n}</p>" for n in range(3)]
