@@ -242,7 +242,6 @@ def dependencies(
     modules: Iterable[str], own_folder: Path | None = None
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The source files (path -> sha256) and distributions (name -> version) ``modules`` use."""
-    remember_loaded()
     files, tops = _closure(modules)
     dists = _with_requirements(d for top in tops for d in _distributions(top))
     if MATPLOTLIB in dists:

@@ -406,7 +406,9 @@ _prepared = False
 def prepare() -> None:
     """Import what every page needs and warm matplotlib up, once per process (the zygote does it
     for every worker it forks); freeze what is held (``gc.freeze``): the collector never touches
-    it again, so workers and page processes share its memory instead of copying it."""
+    it again, so workers and page processes share its memory instead of copying it. Where pages
+    run in forked processes, matplotlib's settings become the figure style here, once: each page
+    process starts with them instead of applying (and copying) them itself."""
     global _prepared
     if _prepared:
         return
@@ -426,6 +428,10 @@ def prepare() -> None:
     importlib.import_module(imports.FIGURE_STYLE)
     imports.dependencies(["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE])  # warm caches
     imports.remember_loaded()
+    if _FORKS:  # every page process starts with the figure style (see runner.run_program)
+        from lessonkit.lab.figures import STYLE
+
+        matplotlib.rcParams.update(STYLE)
     _draw_once()
     _prepared = True
     gc.freeze()
@@ -458,6 +464,7 @@ def serve(conn: Connection) -> None:
                 result = _run_page(job, limits, folder, conn, run)
             else:
                 result = _run_here(job, limits, folder, conn, run)
+                imports.remember_loaded()  # what the page loaded: see imports.stale_sources
         finally:
             shutil.rmtree(folder, ignore_errors=True)
             if not _FORKS:
@@ -599,6 +606,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, conn, run) -> PageResult:
             on_step=lambda index: send(("start", index)),
             output_limit=limits.output,
             memory_limit=limits.memory if _FORKS else None,
+            styled=_FORKS,
         )
     except Exception:  # a bug in lessonkit itself: report it
         problem = Problem(
