@@ -93,6 +93,10 @@ importing them in the zygote pays for that once instead of once per worker. What
 imports, preloaded or not, is recorded as it runs, and its cache entry follows that.
 """
 
+LESSON_LIBRARY = "lessonkit.lab"
+"""The package lessons import from: :func:`prepare` reads what its modules import and digests
+their files once, for every page process (a page's cache entry lists the files it used)."""
+
 _FORKS = hasattr(os, "fork")
 
 
@@ -426,8 +430,10 @@ def prepare() -> None:
     from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
 
     importlib.import_module(imports.FIGURE_STYLE)
-    imports.dependencies(["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE])  # warm caches
+    warmed = ["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE, svg.__name__]  # a page's too
+    imports.dependencies(warmed)  # warm caches
     imports.remember_loaded()
+    imports.warm(LESSON_LIBRARY)
     if _FORKS:  # every page process starts with the figure style (see runner.run_program)
         from lessonkit.lab.figures import STYLE
 
