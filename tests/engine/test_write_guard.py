@@ -6,6 +6,7 @@ subprocess, C code) is found by comparing the sources before and after the page,
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -225,12 +226,18 @@ def test_an_idle_watch_costs_little_and_sees_nothing(project: Path) -> None:
     assert time.perf_counter() - start < 0.5
 
 
+def _need_inotify() -> None:
+    probe = filewatch.Inotify.start()
+    if probe is None:
+        pytest.skip("no inotify here: every page walks the sources")
+    probe.close()
+
+
 @pytest.fixture
 def kept(project: Path):
     """The worker's kept snapshots of the project's sources (Linux: inotify tells when they
     are out of date); dropped after the test."""
-    if filewatch.Inotify.start() is None:
-        pytest.skip("no inotify here: every page walks the sources")
+    _need_inotify()
     sources = [project / "docs", project / "mkdocs.yml"]
     filewatch.keep_snapshots(sources)
     yield sources
@@ -290,3 +297,26 @@ def test_c_code_writing_with_kept_snapshots_is_found(project: Path, kept: list[P
     code = "import ctypes\nlibc = ctypes.CDLL(None)\nlibc.unlink(bytes(here / 'page.md'))"
     [problem] = _run(project, code).problems
     assert problem.message.endswith("deleted docs/page.md")
+
+
+def test_when_the_system_refuses_a_watch_every_page_walks(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _need_inotify()
+
+    def refuse(self, folders):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(filewatch.Inotify, "add", refuse)
+    monkeypatch.setattr(filewatch, "_kept", None)
+    monkeypatch.setattr(filewatch, "_refused_watch", False)
+    filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
+    assert filewatch._kept is None and filewatch._refused_watch  # no more tries
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        [problem] = _run(project, "import time\ntime.sleep(1)").problems
+    finally:
+        later.wait()
+    assert problem.message.endswith("changed docs/page.md")

@@ -32,6 +32,7 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib
 import os
@@ -315,6 +316,8 @@ class _Kept:
 
 
 _kept: _Kept | None = None
+_refused_watch = False
+"""The system refused a watch (its limit of watches): this process tries no more."""
 
 
 def keep_snapshots(watched: Iterable[Path]) -> None:
@@ -328,7 +331,9 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
     files a page. Elsewhere, or when the system refuses a watch, every page walks, as a run in
     the build's own process always does.
     """
-    global _kept
+    global _kept, _refused_watch
+    if _refused_watch:
+        return
     roots = [_real(p) for p in watched]
     if _kept is not None and _kept.roots != roots:
         _kept.inotify.close()
@@ -347,7 +352,10 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
             snapshots = [_snapshot(root) for root in roots]
             if not _kept.inotify.add(_folders(roots, snapshots)):
                 break
-    except OSError:  # a folder went meanwhile (next time), or no watch is left (walk each page)
+    except OSError as error:  # a folder went meanwhile: next time
+        if error.errno in (errno.ENOSPC, errno.ENOMEM):  # no watch left: every page walks
+            _kept.inotify.close()
+            _kept, _refused_watch = None, True
         return
     _kept.snapshots = snapshots
 
