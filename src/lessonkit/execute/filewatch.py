@@ -365,10 +365,7 @@ def _kept_snapshots(roots: list[str]) -> list[Snapshot] | None:
     kept = _kept
     if kept is None or kept.snapshots is None or kept.roots != roots:
         return None
-    try:
-        return None if kept.inotify.pending() else kept.snapshots
-    except (OSError, ValueError):  # lesson code closed the descriptor
-        return None
+    return None if kept.inotify.pending() else kept.snapshots  # closed by lesson code: pending
 
 
 def _folders(roots: list[str], snapshots: list[Snapshot]) -> list[str]:

@@ -77,8 +77,10 @@ class Inotify:
         return new
 
     def pending(self) -> bool:
-        """Whether an event came since the last :meth:`drain`."""
-        return bool(select.select([self.fd], [], [], 0)[0])
+        """Whether an event came since the last :meth:`drain` (or the descriptor was closed)."""
+        poll = select.poll()  # not select(): any descriptor number
+        poll.register(self.fd, select.POLLIN)
+        return bool(poll.poll(0))
 
     def drain(self) -> None:
         """Forget the events so far."""
