@@ -66,6 +66,13 @@ def test_traceback_lines_point_into_the_markdown_file_not_lessonkit() -> None:
     assert problem.details == "line 5: json.loads('{')"
 
 
+def test_a_syntax_error_is_reported_at_its_line_in_the_markdown_file() -> None:
+    result = run("# Page\n\nText.\n\n```python exec\nx = 1\ny = (\n```\n")
+    [problem] = result.problems
+    assert problem.message.startswith("SyntaxError: ") and problem.line == 7
+    assert problem.details == "line 7: y = ("
+
+
 def test_reads_under_watched_folders_are_recorded(tmp_path: Path) -> None:
     data = tmp_path / "scores.csv"
     data.write_text("3,1,0\n")

@@ -6,6 +6,7 @@ subprocess, C code) is found by comparing the sources before and after the page,
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from lessonkit.execute import filewatch
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
@@ -222,3 +224,99 @@ def test_an_idle_watch_costs_little_and_sees_nothing(project: Path) -> None:
     for _ in range(100):
         open(os.devnull).close()  # the hook is installed: outside a watch it returns at once
     assert time.perf_counter() - start < 0.5
+
+
+def _need_inotify() -> None:
+    probe = filewatch.Inotify.start()
+    if probe is None:
+        pytest.skip("no inotify here: every page walks the sources")
+    probe.close()
+
+
+@pytest.fixture
+def kept(project: Path):
+    """The worker's kept snapshots of the project's sources (Linux: inotify tells when they
+    are out of date); dropped after the test."""
+    _need_inotify()
+    sources = [project / "docs", project / "mkdocs.yml"]
+    filewatch.keep_snapshots(sources)
+    yield sources
+    if filewatch._kept is not None:
+        filewatch._kept.inotify.close()
+        filewatch._kept = None
+
+
+def test_a_page_starts_from_the_kept_snapshots_and_walks_only_after_a_change(
+    project: Path, kept: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    walks = []
+    real_snapshot = filewatch._snapshot
+    monkeypatch.setattr(
+        filewatch, "_snapshot", lambda root: walks.append(root) or real_snapshot(root)
+    )
+    assert _run(project, "x = 1").ok and walks == []
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        [problem] = _run(project, "import time\ntime.sleep(1)").problems
+    finally:
+        later.wait()
+    assert problem.line == 3 and problem.message.endswith("changed docs/page.md")
+    assert len(walks) == 2  # the docs and mkdocs.yml, once, at the page's end
+
+
+def test_a_change_between_pages_is_no_later_page_s_and_new_folders_are_watched(
+    project: Path, kept: list[Path]
+) -> None:
+    (project / "docs" / "new").mkdir()  # an editor, between two pages
+    (project / "docs" / "page.md").write_text("# Edited\n")
+    filewatch.keep_snapshots(kept)  # the worker, before the next page
+    assert _run(project, "x = 1").ok
+    filewatch.keep_snapshots(kept)
+    code = (
+        "import subprocess\n"
+        "subprocess.run(['sh', '-c', 'echo x > ../docs/new/made.md'], check=True)"
+    )
+    [problem] = _run(project, code).problems
+    assert problem.line == 5 and problem.message.endswith("created docs/new/made.md")
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo x > {project / 'docs' / 'new' / 'b.md'}"]
+    )
+    filewatch.keep_snapshots(kept)
+    try:
+        [problem] = _run(project, "import time\ntime.sleep(1)").problems
+    finally:
+        later.wait()
+    assert problem.message.endswith("created docs/new/b.md")  # found in a folder made later
+
+
+def test_c_code_writing_with_kept_snapshots_is_found(project: Path, kept: list[Path]) -> None:
+    if sys.platform != "linux":
+        pytest.skip("calls the C library by its Linux name")
+    code = "import ctypes\nlibc = ctypes.CDLL(None)\nlibc.unlink(bytes(here / 'page.md'))"
+    [problem] = _run(project, code).problems
+    assert problem.message.endswith("deleted docs/page.md")
+
+
+def test_when_the_system_refuses_a_watch_every_page_walks(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _need_inotify()
+
+    def refuse(self, folders):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(filewatch.Inotify, "add", refuse)
+    monkeypatch.setattr(filewatch, "_kept", None)
+    monkeypatch.setattr(filewatch, "_refused_watch", False)
+    filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
+    assert filewatch._kept is None and filewatch._refused_watch  # no more tries
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        [problem] = _run(project, "import time\ntime.sleep(1)").problems
+    finally:
+        later.wait()
+    assert problem.message.endswith("changed docs/page.md")

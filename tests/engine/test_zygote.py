@@ -149,3 +149,20 @@ def test_a_stale_zygote_stops_only_the_idle_workers_it_forked() -> None:
     assert old.stopped and older.stopped and not new.stopped
     assert pool._all == [new] and pool._idle.get_nowait() is new
     assert pool._idle.empty()
+
+
+def test_joining_a_forked_worker_waits_for_its_exit_and_no_longer() -> None:
+    pid = os.fork()
+    if pid == 0:  # stands in for a worker: exits after a while
+        time.sleep(0.3)
+        os._exit(0)
+    try:
+        forked = zygote.Forked(pid)
+        start = time.monotonic()
+        forked.join(0.05)  # still running: back after the timeout
+        assert forked.is_alive() and time.monotonic() - start < 0.25
+        forked.join(10)  # back when it exits, not after the timeout
+        assert not forked.is_alive() and time.monotonic() - start < 5
+        forked.join()  # gone already: at once
+    finally:
+        os.waitpid(pid, 0)

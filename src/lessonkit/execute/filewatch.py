@@ -25,11 +25,14 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   nothing else writes during a build) are snapshotted (paths, types, sizes, mtimes, inodes)
   when the watch starts and compared when it ends; a change fails the page (:meth:`problems`),
   at the line that started a process or loaded C code through ``ctypes`` when there is one.
-  Nothing is restored: the message says what changed.
+  Nothing is restored: the message says what changed. In a worker on Linux the snapshots are
+  the worker's, kept while inotify reports no change in those trees (:func:`keep_snapshots`):
+  a page walks them again only if something changed while it ran.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib
 import os
@@ -40,13 +43,15 @@ import sys
 import sysconfig
 import threading
 import zipimport
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
+from lessonkit.execute.inotify import Inotify
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
@@ -99,16 +104,19 @@ class FileWatch:
         _install()
         own = _real(self._own or Path.cwd())
         self._skip = (*_ignored(), own + os.sep)
-        self._before = [_snapshot(p) for p in self.watched]
+        kept = _kept_snapshots(self.watched)
+        self._before = kept if kept is not None else [_snapshot(p) for p in self.watched]
         previous, _active = _active, self
         try:
             yield self
         finally:
             _active = previous
-            after = [_snapshot(p) for p in self.watched]
-            self._changes = [
-                c for b, a in zip(self._before, after, strict=True) for c in _diff(b, a)
-            ]
+            self._changes = []
+            if kept is None or self._escape is not None or _kept_snapshots(self.watched) is None:
+                after = [_snapshot(p) for p in self.watched]
+                self._changes = [
+                    c for b, a in zip(self._before, after, strict=True) for c in _diff(b, a)
+                ]
 
     def reads(self) -> dict[str, str]:
         """Each file read, with the sha256 of its content now; each folder listed (its path
@@ -296,6 +304,80 @@ def _ignored() -> tuple[str, ...]:
             folders.add(sys.prefix)
         _IGNORED = tuple(sorted({_real(f) + os.sep for f in folders if f}))
     return _IGNORED
+
+
+@dataclass
+class _Kept:
+    """A worker's snapshots of the watched trees, current while ``inotify`` reports nothing."""
+
+    roots: list[str]
+    inotify: Inotify
+    snapshots: list[Snapshot] | None = None
+
+
+_kept: _Kept | None = None
+_refused_watch = False
+"""The system refused a watch (its limit of watches): this process tries no more."""
+
+
+def keep_snapshots(watched: Iterable[Path]) -> None:
+    """Snapshot the ``watched`` trees now unless nothing changed there since the last time
+    (Linux: :mod:`~lessonkit.execute.inotify` watches every folder in them).
+
+    A worker calls it before it forks each page process, which then starts from these
+    snapshots and walks the trees again only if an event came while it ran (or its code started
+    a process or called C code through ``ctypes``, which could write through a route no event
+    reports: a shared memory map). A site with a thousand pages saves two walks of a thousand
+    files a page. Elsewhere, or when the system refuses a watch, every page walks, as a run in
+    the build's own process always does.
+    """
+    global _kept, _refused_watch
+    if _refused_watch:
+        return
+    roots = [_real(p) for p in watched]
+    if _kept is not None and _kept.roots != roots:
+        _kept.inotify.close()
+        _kept = None
+    if _kept is None:
+        inotify = Inotify.start()
+        if inotify is None:
+            return
+        _kept = _Kept(roots, inotify)
+    if _kept.snapshots is not None and not _kept.inotify.pending():
+        return
+    _kept.snapshots = None
+    _kept.inotify.drain()
+    try:
+        while True:  # until no folder is new to the watch: what changed in one before is seen
+            snapshots = [_snapshot(root) for root in roots]
+            if not _kept.inotify.add(_folders(roots, snapshots)):
+                break
+    except OSError as error:  # a folder went meanwhile: next time
+        if error.errno in (errno.ENOSPC, errno.ENOMEM):  # no watch left: every page walks
+            _kept.inotify.close()
+            _kept, _refused_watch = None, True
+        return
+    _kept.snapshots = snapshots
+
+
+def _kept_snapshots(roots: list[str]) -> list[Snapshot] | None:
+    """The worker's snapshots of ``roots``, if it keeps them and nothing changed since."""
+    kept = _kept
+    if kept is None or kept.snapshots is None or kept.roots != roots:
+        return None
+    return None if kept.inotify.pending() else kept.snapshots  # closed by lesson code: pending
+
+
+def _folders(roots: list[str], snapshots: list[Snapshot]) -> list[str]:
+    """The folders to watch: each folder in a watched tree; a watched file's (or missing
+    path's) folder, where it could appear, change or go."""
+    found = []
+    for root, snapshot in zip(roots, snapshots, strict=True):
+        if snapshot.get(root, (0,))[0] == stat.S_IFDIR:
+            found += [path for path, state in snapshot.items() if state[0] == stat.S_IFDIR]
+        else:
+            found.append(os.path.dirname(root))
+    return found
 
 
 def _snapshot(root: str) -> Snapshot:

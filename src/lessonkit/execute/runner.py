@@ -116,6 +116,7 @@ def run_program(
     on_step: Any = None,
     output_limit: int = OUTPUT_LIMIT,
     memory_limit: int | None = None,
+    styled: bool = False,
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
@@ -125,7 +126,8 @@ def run_program(
     result's ``sources`` and ``packages`` (the worker asks, for the cache; a bare run need not).
     ``output_limit``: characters of output the page may produce (see the module's docstring);
     ``memory_limit``: the bytes the caller let the page's process use, for the message of a
-    ``MemoryError``.
+    ``MemoryError``. ``styled``: matplotlib's settings are the figure style already, and this
+    process ends with the page (a page process): nothing to apply, nothing to restore.
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -137,7 +139,7 @@ def run_program(
     with (
         watch.active(),
         imports.active() if imports else nullcontext(),
-        _figure_style(),
+        nullcontext() if styled else _figure_style(),
         _seeded(program.page or display_path),
         imports.recording() if imports else nullcontext(),
         _bounded_stderr(display_path),
@@ -244,10 +246,10 @@ def _shown_as_text(value: object, step: Step) -> bool:
 
 
 def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
-    try:
-        tree = ast.parse(step.source, filename=path)
+    try:  # blank lines first: the code's line numbers are the page's (no walk to shift them)
+        tree = ast.parse("\n" * (step.line - 1) + step.source, filename=path)
     except SyntaxError as error:
-        line = step.line + (error.lineno or 1) - 1
+        line = error.lineno or step.line
         problem = Problem(
             f"SyntaxError: {error.msg}",
             line,
@@ -255,7 +257,6 @@ def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
             details=f"line {line}: {(error.text or '').rstrip()}",
         )
         raise StepFailed(problem) from None
-    ast.increment_lineno(tree, step.line - 1)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = compile(ast.Expression(tree.body.pop().value), path, "eval")

@@ -39,6 +39,9 @@ _SVG_SAVE_KEYS = (
 )
 """Settings :func:`to_svg` applies even to a figure drawn without the lab's style."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
+_PAGE_STYLE = re.compile(r'<style type="text/css">\*\{[^}]*\}</style>')
+_EMPTY_DEFS = re.compile(r"<defs>\s*</defs>")
 
 
 def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
@@ -73,11 +76,11 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
         )
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: inlined in HTML
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = _without(svg, _METADATA)
     # matplotlib's `*{stroke-linejoin: round; stroke-linecap: butt}` would style the whole page;
     # both properties inherit, so set them on the root element instead.
-    svg = re.sub(r'\s*<style type="text/css">\*\{[^}]*\}</style>', "", svg)
-    svg = re.sub(r"\s*<defs>\s*</defs>", "", svg)
+    svg = _without(svg, _PAGE_STYLE)
+    svg = _without(svg, _EMPTY_DEFS)
     svg = svg.replace(INK, "currentColor")
     svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)  # identity rotations on text
     svg = re.sub(r' id="([^"]+)"', rf' id="{id_prefix}-\1"', svg)
@@ -94,3 +97,22 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
         f"\n <title>{label}</title>"
     )
     return new_root + svg[root_end:].rstrip() + "\n"
+
+
+def _without(svg: str, element: re.Pattern[str]) -> str:
+    """``svg`` without each match of ``element`` and the whitespace just before it: what
+    ``re.sub(r"\\s*" + element.pattern, "", svg)`` gives, without trying the whitespace at
+    every character of the figure (most of the time :func:`to_svg` adds to matplotlib's).
+
+    >>> text = '<svg>\\n <defs>\\n </defs>\\n <g/> <defs></defs></svg>'
+    >>> _without(text, _EMPTY_DEFS) == re.sub(r"\\s*<defs>\\s*</defs>", "", text)
+    True
+    >>> _without(text, _EMPTY_DEFS)
+    '<svg>\\n <g/></svg>'
+    """
+    parts, end = [], 0
+    for found in element.finditer(svg):
+        parts.append(svg[end : found.start()].rstrip())
+        end = found.end()
+    parts.append(svg[end:])
+    return "".join(parts)

@@ -93,6 +93,10 @@ importing them in the zygote pays for that once instead of once per worker. What
 imports, preloaded or not, is recorded as it runs, and its cache entry follows that.
 """
 
+LESSON_LIBRARY = "lessonkit.lab"
+"""The package lessons import from: :func:`prepare` reads what its modules import and digests
+their files once, for every page process (a page's cache entry lists the files it used)."""
+
 _FORKS = hasattr(os, "fork")
 
 
@@ -407,7 +411,9 @@ _prepared = False
 def prepare() -> None:
     """Import what every page needs and warm matplotlib up, once per process (the zygote does it
     for every worker it forks); freeze what is held (``gc.freeze``): the collector never touches
-    it again, so workers and page processes share its memory instead of copying it."""
+    it again, so workers and page processes share its memory instead of copying it. Where pages
+    run in forked processes, matplotlib's settings become the figure style here, once: each page
+    process starts with them instead of applying (and copying) them itself."""
     global _prepared
     if _prepared:
         return
@@ -425,8 +431,14 @@ def prepare() -> None:
     from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
 
     importlib.import_module(imports.FIGURE_STYLE)
-    imports.dependencies(["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE])  # warm caches
+    warmed = ["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE, svg.__name__]  # a page's too
+    imports.dependencies(warmed)  # warm caches
     imports.remember_loaded()
+    imports.warm(LESSON_LIBRARY)
+    if _FORKS:  # every page process starts with the figure style (see runner.run_program)
+        from lessonkit.lab.figures import STYLE
+
+        matplotlib.rcParams.update(STYLE)
     _draw_once()
     _prepared = True
     gc.freeze()
@@ -440,7 +452,7 @@ def serve(conn: Connection) -> None:
     processes.die_with_parent(signal.SIGTERM)
     prepare()
     from lessonkit.execute import imports
-    from lessonkit.execute.filewatch import FileWatch
+    from lessonkit.execute.filewatch import FileWatch, keep_snapshots
     from lessonkit.execute.runner import run_program
 
     conn.send("ready")
@@ -456,6 +468,7 @@ def serve(conn: Connection) -> None:
         run = (run_program, FileWatch, imports)
         try:
             if _FORKS:
+                keep_snapshots(job.watched)
                 result = _run_page(job, limits, folder, conn, run)
             else:
                 result = _run_here(job, limits, folder, conn, run)
@@ -601,6 +614,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, conn, run) -> PageResult:
             on_step=lambda index: send(("start", index)),
             output_limit=limits.output,
             memory_limit=limits.memory if _FORKS else None,
+            styled=_FORKS,
         )
     except Exception:  # a bug in lessonkit itself: report it
         problem = Problem(

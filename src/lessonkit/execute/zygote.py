@@ -215,7 +215,18 @@ class Forked:
             os.kill(self.pid, signal.SIGTERM)
 
     def join(self, timeout: float | None = None) -> None:
-        """Wait until the worker has exited (up to ``timeout`` seconds)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.is_alive() and (deadline is None or time.monotonic() < deadline):
-            time.sleep(0.005)
+        """Wait until the worker has exited (up to ``timeout`` seconds): on Linux for its pidfd
+        to become readable, elsewhere by polling."""
+        try:
+            pidfd = os.pidfd_open(self.pid)
+        except ProcessLookupError:
+            return  # gone already
+        except (AttributeError, OSError):  # no pidfd here (macOS, Linux before 5.3)
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while self.is_alive() and (deadline is None or time.monotonic() < deadline):
+                time.sleep(0.005)
+            return
+        try:
+            select.select([pidfd], [], [], timeout)
+        finally:
+            os.close(pidfd)
