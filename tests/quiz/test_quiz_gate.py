@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import markdown
 import pytest
+from markdown.preprocessors import Preprocessor
 
+from lessonkit.core.problems import LessonError
 from lessonkit.quiz import QuizExtension
 
 QUIZ = "/// quiz\nWhich one?\n\n- [x] This one.\n- [ ] That one.\n\n    Not quite.\n///\n"
@@ -52,3 +54,17 @@ def test_a_page_without_a_block_line_skips_the_block_processor() -> None:
     assert "blocks" not in md.parser.blockprocessors
     md.convert(PAGES["a quiz"])
     assert "blocks" in md.parser.blockprocessors
+
+
+class AddsAQuiz(Preprocessor):
+    """A preprocessor after the gate that writes a quiz into a page (no site should)."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        return [*lines, "", *QUIZ.splitlines()]
+
+
+def test_a_quiz_added_after_the_gate_fails_loudly() -> None:
+    md = markdown.Markdown(extensions=[QuizExtension(), *EXTENSIONS])
+    md.preprocessors.register(AddsAQuiz(md), "adds_a_quiz", 10)
+    with pytest.raises(LessonError, match="was left as literal text"):
+        md.convert(PAGES["raw html only"])
