@@ -73,6 +73,7 @@ from pymdownx.blocks import BlocksExtension, BlocksProcessor
 from .block import QuizBlock
 from .check import check
 from .escape import register as register_html_escape
+from .gate import register as register_blocks_gate
 from .page import QuizPageTreeprocessor, SealPostprocessor, seal, unseal
 
 __all__ = ["QuizExtension", "check", "makeExtension", "seal", "unseal"]
@@ -83,7 +84,8 @@ class QuizExtension(BlocksExtension):
 
     def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
         block_mgr.register(QuizBlock, self.getConfigs())
-        register_html_escape(md)  # raw HTML in a quiz is shown as text (see .escape)
+        gate = register_blocks_gate(md, block_mgr)  # no "///" on a page: no block test (.gate)
+        register_html_escape(md, gate)  # raw HTML in a quiz is shown as text (see .escape)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
         md.treeprocessors.register(QuizPageTreeprocessor(md), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.

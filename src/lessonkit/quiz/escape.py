@@ -50,6 +50,7 @@ from markdown.preprocessors import Preprocessor
 from lessonkit.core.fences import fences, paragraph_spans
 
 from .check import RE_END, RE_START
+from .gate import BlocksGate
 
 RE_OPENER = re.compile(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
 """A ``/// quiz`` line at any depth: behind the indent or ``>`` of the containers it sits in."""
@@ -66,16 +67,20 @@ RE_PLACEHOLDER_LINE = re.compile("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
 class QuizHtmlPreprocessor(Preprocessor):
     """Escape raw HTML in every quiz, before Python-Markdown reads raw HTML blocks."""
 
+    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
+        super().__init__(md)
+        self.gate = gate
+
     def run(self, lines: list[str]) -> list[str]:
-        if not any("///" in line for line in lines):
-            return lines  # most pages: no block at all (build speed)
+        if not self.gate.open:
+            return lines  # most pages: no "///" in their lines, so no block at all
         return escape_quizzes(lines)
 
 
-def register(md: Markdown) -> None:
-    # After fenced code (25) and lessonkit's execution (29) stashed their HTML; before raw HTML
-    # blocks are read (20).
-    md.preprocessors.register(QuizHtmlPreprocessor(md), "lessonkit_quiz_html", 21)
+def register(md: Markdown, gate: BlocksGate) -> None:
+    # After fenced code (25) and lessonkit's execution (29) stashed their HTML, and after the
+    # gate (21.5) looked for "///"; before raw HTML blocks are read (20).
+    md.preprocessors.register(QuizHtmlPreprocessor(md, gate), "lessonkit_quiz_html", 21)
 
 
 def escape_quizzes(lines: list[str]) -> list[str]:

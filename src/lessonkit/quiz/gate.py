@@ -1,0 +1,61 @@
+"""pymdown's block processor runs only on a page whose text can open a block.
+
+Every pymdown block (the quiz and any other ``pymdownx.blocks`` extension a site lists) opens
+with a ``///`` line, and pymdown's processor tests every block of every page for one: a regex
+search over each paragraph, about half of what the quiz extension costs a page. The Markdown
+Python-Markdown's block parser reads is the page's lines with containers' prefixes (indents,
+``>``) taken off, so a page whose lines hold no ``///`` has no block to open. Before the block
+parser starts (priority 21: after fenced code, at 25, and lessonkit's executed blocks, at 29,
+put their output in; before raw HTML, at 20, is stashed, so the Markdown inside
+``<div markdown>`` is still in the lines) the gate takes the processor out of the parser for
+such a page and puts it back for a page that has one (a host may convert many pages with one
+``Markdown``). Should a later preprocessor add a block, the quiz's page check still finds its
+``/// quiz`` left as text and fails the build (:class:`lessonkit.quiz.page.QuizPageTreeprocessor`).
+
+>>> import markdown
+>>> from lessonkit.quiz import QuizExtension
+>>> md = markdown.Markdown(extensions=[QuizExtension()])
+>>> md.convert("No block here.")
+'<p>No block here.</p>'
+>>> "blocks" in md.parser.blockprocessors
+False
+>>> "lk-quiz" in md.convert("/// quiz\\nQ?\\n\\n- [x] A\\n- [ ] B\\n\\n    Not quite.\\n///")
+True
+"""
+
+from __future__ import annotations
+
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
+from pymdownx.blocks import BlocksProcessor
+
+BLOCKS = "blocks"
+BLOCKS_PRIORITY = 89.99
+"""Where ``pymdownx.blocks`` registers its processor (right after list indentation); the gate
+puts it back there (``tests/quiz/test_quiz_gate.py`` checks the order is pymdown's own)."""
+
+
+class BlocksGate(Preprocessor):
+    """Take pymdown's block processor out of the parser for a page without ``///``; ``open``
+    says whether the page being converted may hold a block."""
+
+    def __init__(self, md: Markdown, blocks: BlocksProcessor) -> None:
+        super().__init__(md)
+        self.blocks = blocks
+        self.open = True
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.open = any("///" in line for line in lines)
+        processors = self.md.parser.blockprocessors
+        if not self.open:
+            processors.deregister(BLOCKS, strict=False)
+        elif BLOCKS not in processors:
+            processors.register(self.blocks, BLOCKS, BLOCKS_PRIORITY)
+        return lines
+
+
+def register(md: Markdown, blocks: BlocksProcessor) -> BlocksGate:
+    """Register the gate for ``blocks`` (at 21.5: before the quiz's raw HTML escape, at 21)."""
+    gate = BlocksGate(md, blocks)
+    md.preprocessors.register(gate, "lessonkit_blocks_gate", 21.5)
+    return gate
