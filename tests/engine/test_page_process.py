@@ -116,3 +116,22 @@ def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_p
         assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
     finally:
         pool.close()
+
+
+def test_a_page_stopped_by_the_build_leaves_no_working_folder(tmp_path: Path) -> None:
+    pool = WorkerPool(1, default_timeout=60)
+    where = tmp_path / "cwd"
+    code = f"import os, time\nopen({str(where)!r}, 'w').write(os.getcwd())\ntime.sleep(60)"
+    try:
+        with ThreadPoolExecutor(1) as threads:
+            running = threads.submit(run, pool, f"```python exec\n{code}\n```\n")
+            deadline = time.monotonic() + 60
+            while not where.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            folder = Path(where.read_text())
+            pool.close()  # the build stops (Ctrl-C, or strict mode failing on another page)
+            assert not running.result(timeout=30).ok
+        assert folder.name.startswith("lessonkit-"), folder
+        assert not folder.exists(), "the page's working folder is left behind"
+    finally:
+        pool.close()

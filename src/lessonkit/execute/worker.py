@@ -464,7 +464,8 @@ def serve(conn: Connection) -> None:
         if stale := imports.stale_sources():
             conn.send(("stale", stale))
             return
-        folder = Path(tempfile.mkdtemp(prefix="lessonkit-")).resolve()
+        global _folder
+        folder = _folder = Path(tempfile.mkdtemp(prefix="lessonkit-")).resolve()
         run = (run_program, FileWatch, imports)
         try:
             if _FORKS:
@@ -474,6 +475,7 @@ def serve(conn: Connection) -> None:
                 result = _run_here(job, limits, folder, conn, run)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+            _folder = None
             if not _FORKS:  # its next pages run in this process: note what this one loaded
                 imports.remember_loaded()
                 imports.forget_folder(folder)
@@ -508,6 +510,8 @@ def _draw_once() -> None:
 
 _page: int | None = None
 """The page process running now, in a worker."""
+_folder: Path | None = None
+"""The working folder of the page running now, in a worker."""
 
 
 def _stop_now(*_: object) -> None:
@@ -516,6 +520,8 @@ def _stop_now(*_: object) -> None:
     if _page is not None:
         processes.kill_group(_page)
     processes.kill_descendants()
+    if _folder is not None:  # a page stopped (its timeout, the build's end) leaves no folder
+        shutil.rmtree(_folder, ignore_errors=True)
     os._exit(0)
 
 
