@@ -320,3 +320,18 @@ def test_when_the_system_refuses_a_watch_every_page_walks(
     finally:
         later.wait()
     assert problem.message.endswith("changed docs/page.md")
+
+
+def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
+    project: Path, kept: list[Path]
+) -> None:
+    fd = filewatch._kept.inotify.fd
+    code = f"import os, time\nread, write = os.pipe()\nos.dup2(read, {fd})\ntime.sleep(1)"
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        [problem] = _run(project, code).problems
+    finally:
+        later.wait()
+    assert problem.message.endswith("changed docs/page.md")

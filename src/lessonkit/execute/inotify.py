@@ -49,6 +49,7 @@ class Inotify:
         self._add = libc.inotify_add_watch
         self._add.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32)
         self._watches: set[int] = set()
+        self._name = _name(fd)
 
     @classmethod
     def start(cls) -> Inotify | None:
@@ -77,7 +78,10 @@ class Inotify:
         return new
 
     def pending(self) -> bool:
-        """Whether an event came since the last :meth:`drain` (or the descriptor was closed)."""
+        """Whether an event came since the last :meth:`drain` (or the descriptor was closed,
+        its number now another file's: lesson code closed it, then opened a pipe)."""
+        if _name(self.fd) != self._name:
+            return True
         poll = select.poll()  # not select(): any descriptor number
         poll.register(self.fd, select.POLLIN)
         return bool(poll.poll(0))
@@ -90,3 +94,11 @@ class Inotify:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _name(fd: int) -> str | None:
+    """What descriptor ``fd`` is (``anon_inode:inotify``), or None (closed, or no ``/proc``)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
