@@ -335,3 +335,27 @@ def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
     finally:
         later.wait()
     assert problem.message.endswith("changed docs/page.md")
+
+
+def test_folders_that_keep_appearing_do_not_hold_the_worker(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _need_inotify()
+    made = []
+    real_snapshot = filewatch._snapshot
+
+    def busy(root: str):  # another program makes a folder in the docs during every walk
+        if root.endswith("docs"):
+            made.append(project / "docs" / f"tmp{len(made)}")
+            made[-1].mkdir()
+        return real_snapshot(root)
+
+    monkeypatch.setattr(filewatch, "_snapshot", busy)
+    monkeypatch.setattr(filewatch, "_kept", None)
+    try:
+        filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
+        assert 1 < len(made) < 10 and filewatch._kept.snapshots is None  # the page walks
+    finally:
+        if filewatch._kept is not None:
+            filewatch._kept.inotify.close()
+            filewatch._kept = None

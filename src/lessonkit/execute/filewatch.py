@@ -316,6 +316,9 @@ class _Kept:
 
 
 _kept: _Kept | None = None
+_WALKS = 3
+"""Walks of the trees :func:`keep_snapshots` makes at most before new folders stop appearing
+(the first walk finds every folder new, the second those made meanwhile)."""
 _refused_watch = False
 """The system refused a watch (its limit of watches): this process tries no more."""
 
@@ -348,10 +351,12 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
     _kept.snapshots = None
     _kept.inotify.drain()
     try:
-        while True:  # until no folder is new to the watch: what changed in one before is seen
-            snapshots = [_snapshot(root) for root in roots]
+        for _ in range(_WALKS):  # until no folder is new to the watch: what changed in one
+            snapshots = [_snapshot(root) for root in roots]  # before it was watched is seen
             if not _kept.inotify.add(_folders(roots, snapshots)):
                 break
+        else:  # folders keep appearing (another program makes them): this page walks
+            return
     except OSError as error:  # a folder went meanwhile: next time
         if error.errno in (errno.ENOSPC, errno.ENOMEM):  # no watch left: every page walks
             _kept.inotify.close()
