@@ -40,6 +40,25 @@ _MASK = (
 )
 """Every event that changes what a snapshot records (reads and opens are left out)."""
 
+_LOCAL = frozenset(
+    {
+        0xEF53,  # ext2, ext3, ext4
+        0x58465342,  # XFS
+        0x9123683E,  # Btrfs
+        0x01021994,  # tmpfs
+        0x858458F6,  # ramfs
+        0x794C7630,  # overlayfs (a container's own files)
+        0x2FC12FC1,  # ZFS
+        0xF2F52010,  # F2FS
+        0xCA451A4E,  # bcachefs
+        0x52654973,  # ReiserFS
+        0x3153464A,  # JFS
+    }
+)
+"""Filesystems (``statfs`` magic numbers) whose every change is made by this kernel, so inotify
+reports it. On a network filesystem, FUSE (virtiofs too) or 9p (WSL's Windows drives, a virtual
+machine's shared folder) an edit made on the other side comes with no event."""
+
 
 class Inotify:
     """One inotify instance (its file descriptor is inherited by page processes)."""
@@ -94,6 +113,21 @@ class Inotify:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def local(path: str) -> bool:
+    """Whether inotify sees every change to what is at ``path`` (a folder): its filesystem is
+    one of this machine's own (:data:`_LOCAL`). False when that cannot be told.
+
+    >>> local(os.path.dirname(os.__file__)) in (True, False)
+    True
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    buffer = ctypes.create_string_buffer(512)  # a struct statfs: its first field is the type
+    if ctypes.CDLL(None).statfs(os.fsencode(path), buffer) != 0:
+        return False
+    return ctypes.c_long.from_buffer(buffer).value & 0xFFFFFFFF in _LOCAL
 
 
 def _name(fd: int) -> str | None:
