@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import filewatch
+from lessonkit.execute import filewatch, inotify
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
@@ -320,3 +320,65 @@ def test_when_the_system_refuses_a_watch_every_page_walks(
     finally:
         later.wait()
     assert problem.message.endswith("changed docs/page.md")
+
+
+def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
+    project: Path, kept: list[Path]
+) -> None:
+    fd = filewatch._kept.inotify.fd
+    code = f"import os, time\nread, write = os.pipe()\nos.dup2(read, {fd})\ntime.sleep(1)"
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        [problem] = _run(project, code).problems
+    finally:
+        later.wait()
+    assert problem.message.endswith("changed docs/page.md")
+
+
+def test_folders_that_keep_appearing_do_not_hold_the_worker(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _need_inotify()
+    made = []
+    real_snapshot = filewatch._snapshot
+
+    def busy(root: str):  # another program makes a folder in the docs during every walk
+        if root.endswith("docs"):
+            made.append(project / "docs" / f"tmp{len(made)}")
+            made[-1].mkdir()
+        return real_snapshot(root)
+
+    monkeypatch.setattr(filewatch, "_snapshot", busy)
+    monkeypatch.setattr(filewatch, "_kept", None)
+    try:
+        filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
+        assert 1 < len(made) < 10 and filewatch._kept.snapshots is None  # the page walks
+    finally:
+        if filewatch._kept is not None:
+            filewatch._kept.inotify.close()
+            filewatch._kept = None
+
+
+def test_on_a_filesystem_another_machine_changes_every_page_walks(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit made on the other side of NFS, 9p (WSL's Windows drives) or FUSE comes with no
+    event: a kept snapshot would be out of date, and the edit blamed on a later page."""
+    _need_inotify()
+    monkeypatch.setattr(filewatch, "_kept", None)
+    monkeypatch.setattr(filewatch, "_refused_watch", False)
+    monkeypatch.setattr(inotify, "_LOCAL", frozenset(), raising=False)  # no filesystem is local
+    sources = [project / "docs", project / "mkdocs.yml"]
+    try:
+        filewatch.keep_snapshots(sources)
+        (project / "docs" / "page.md").write_text("# Edited on the host\n")  # between pages
+        if filewatch._kept is not None:
+            filewatch._kept.inotify.drain()  # what the other machine's edit gives: no event
+        filewatch.keep_snapshots(sources)
+        assert _run(project, "import subprocess\nsubprocess.run(['true'], check=True)").ok
+    finally:
+        if filewatch._kept is not None:
+            filewatch._kept.inotify.close()
+            filewatch._kept = None

@@ -51,7 +51,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute.inotify import Inotify
+from lessonkit.execute.inotify import Inotify, local
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
@@ -316,8 +316,12 @@ class _Kept:
 
 
 _kept: _Kept | None = None
+_WALKS = 3
+"""Walks of the trees :func:`keep_snapshots` makes at most before new folders stop appearing
+(the first walk finds every folder new, the second those made meanwhile)."""
 _refused_watch = False
-"""The system refused a watch (its limit of watches): this process tries no more."""
+"""The system refused a watch (its limit of watches), or a watched tree is on a filesystem
+whose changes inotify may not see (another machine's): this process tries no more."""
 
 
 def keep_snapshots(watched: Iterable[Path]) -> None:
@@ -328,7 +332,8 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
     snapshots and walks the trees again only if an event came while it ran (or its code started
     a process or called C code through ``ctypes``, which could write through a route no event
     reports: a shared memory map). A site with a thousand pages saves two walks of a thousand
-    files a page. Elsewhere, or when the system refuses a watch, every page walks, as a run in
+    files a page. Elsewhere, on a filesystem another machine may change (NFS, FUSE, 9p: no
+    event for its edits), or when the system refuses a watch, every page walks, as a run in
     the build's own process always does.
     """
     global _kept, _refused_watch
@@ -339,6 +344,9 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
         _kept.inotify.close()
         _kept = None
     if _kept is None:
+        if not all(local(root if os.path.isdir(root) else os.path.dirname(root)) for root in roots):
+            _refused_watch = True  # an edit there between pages would be blamed on a later page
+            return
         inotify = Inotify.start()
         if inotify is None:
             return
@@ -348,10 +356,12 @@ def keep_snapshots(watched: Iterable[Path]) -> None:
     _kept.snapshots = None
     _kept.inotify.drain()
     try:
-        while True:  # until no folder is new to the watch: what changed in one before is seen
-            snapshots = [_snapshot(root) for root in roots]
+        for _ in range(_WALKS):  # until no folder is new to the watch: what changed in one
+            snapshots = [_snapshot(root) for root in roots]  # before it was watched is seen
             if not _kept.inotify.add(_folders(roots, snapshots)):
                 break
+        else:  # folders keep appearing (another program makes them): this page walks
+            return
     except OSError as error:  # a folder went meanwhile: next time
         if error.errno in (errno.ENOSPC, errno.ENOMEM):  # no watch left: every page walks
             _kept.inotify.close()
