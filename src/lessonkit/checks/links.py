@@ -230,7 +230,13 @@ _UNKNOWABLE = re.compile(
 )
 """What makes a page's ids unknowable from its source: output that Markdown or HTML code
 prints, snippets and template includes."""
-_HEADINGS_MD = markdown.Markdown()
+
+
+@functools.cache
+def _headings_md() -> markdown.Markdown:
+    """The Markdown that renders a heading with markup, made on first use: most pages' headings
+    are plain text, and a warm build need not pay for it (build speed)."""
+    return markdown.Markdown()
 
 
 def page_ids(body: str, separator: str = "-") -> PageIds:
@@ -277,7 +283,7 @@ def _heading_text(text: str) -> str:
     text = _MARK.sub(lambda m: m[2] or m[1], text.strip())
     if not _MARKUP.search(text):
         return " ".join(text.split())
-    rendered = _HEADINGS_MD.reset().convert("# " + text)
+    rendered = _headings_md().reset().convert("# " + text)
     inner = rendered[rendered.index(">") + 1 : rendered.rindex("<")]
     return strip_tags(inner)
 

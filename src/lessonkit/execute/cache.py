@@ -61,7 +61,7 @@ from typing import Any
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute import imports
-from lessonkit.execute.filewatch import LISTING, file_digest, listing_digest
+from lessonkit.execute.digests import LISTING, file_digest, listing_digest
 from lessonkit.execute.results import PageResult
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,6 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
 from __future__ import annotations
 
 import errno
-import hashlib
 import importlib
 import os
 import pkgutil
@@ -51,6 +50,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
+from lessonkit.execute.digests import LISTING, file_digest, listing_digest
 from lessonkit.execute.inotify import Inotify, local
 
 if TYPE_CHECKING:
@@ -62,9 +62,6 @@ _installed = False
 _busy = threading.local()
 """Set while the hook handles an event in this thread: what the hook does itself (a digest's
 ``open``, ``sys._getframe``) is not the lesson's."""
-
-LISTING = os.sep
-"""A recorded read whose path ends with this is a folder's listing."""
 
 Snapshot = dict[str, tuple[int, int, int, int]]
 """path -> (file type, size, mtime in ns, inode)."""
@@ -244,21 +241,6 @@ def _refused(message: str, hint: str) -> PermissionError:
     error = PermissionError(message)
     error.hint = hint  # type: ignore[attr-defined]
     return error
-
-
-def file_digest(path: Path) -> str:
-    """sha256 of a file's bytes, hex."""
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
-def listing_digest(folder: str) -> str | None:
-    """sha256 of a folder's sorted names, hex (None if it is no folder now)."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return None
-    return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _real(path: object) -> str:

@@ -23,7 +23,6 @@ from lessonkit.core.page import Origins, Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import key_line
 from lessonkit.execute.results import PageResult
-from lessonkit.notebooks.writer import notebook_bytes, page_notebook
 
 
 def wants_notebook(page: Page) -> bool:
@@ -121,6 +120,9 @@ def page_notebook_bytes(
         raise LessonError(
             [_problem(page, message, "drop notebook: true, or make the data in the page's code")]
         )
+    # Here, not at the top: only a site with notebooks writes one (build speed).
+    from lessonkit.notebooks.writer import notebook_bytes, page_notebook
+
     name = PurePosixPath(notebook_path(page)).name
     notebook = page_notebook(page.markdown, page.program, result, title=title, url=url, name=name)
     return notebook_bytes(notebook)

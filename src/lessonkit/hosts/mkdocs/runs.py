@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -25,8 +26,10 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
-from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.problems import log, reported
+
+if TYPE_CHECKING:
+    from lessonkit.hosts.mkdocs.deferred import Deferred
 
 
 class Runs:
@@ -35,7 +38,7 @@ class Runs:
     def __init__(self) -> None:
         self.engine: Engine | None = None
         self.serving = False
-        self._deferred = Deferred()
+        self._deferred: Deferred | None = None  # made when a page first waits for its run
         self._kept: Callable[[str], bool] = lambda page: False
 
     def configure(
@@ -49,7 +52,7 @@ class Runs:
     ) -> None:
         """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
         notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
-        self._deferred, self._kept = Deferred(), kept
+        self._deferred, self._kept = None, kept
         if not settings.execute:
             return
         docs, site = Path(config.docs_dir), Path(config.site_dir)
@@ -81,6 +84,11 @@ class Runs:
             program, text = lesson.program_of(markdown)
         future = self.engine.submit(program, lesson.where, text)
         if not future.done() or not future.result().ok:
+            if self._deferred is None:
+                # Here, not at the top: a warm build has no page waiting (build speed).
+                from lessonkit.hosts.mkdocs.deferred import Deferred
+
+                self._deferred = Deferred()
             self._deferred.add(page, final, program, future, lesson.locate)
             return ""
         self._prepare(final, program, future.result())
@@ -88,7 +96,7 @@ class Runs:
 
     def finish(self, config: MkDocsConfig, files: Files) -> None:
         """Convert the pages that waited for their runs (``on_env``)."""
-        if self.engine:
+        if self.engine and self._deferred is not None:
             self._deferred.convert(config, files, self._prepare)
 
     def result(self, lesson: Lesson) -> PageResult | None:
