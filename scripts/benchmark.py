@@ -20,7 +20,11 @@ Then, once per size: the peak memory of one floor, one cold and one warm build (
 each: see ``peak_memory.py``) and of the blocks alone, the cache the cold build leaves, and
 save-to-served seconds under ``mkdocs serve --dirty`` (``serve_timing.py``) for a prose edit
 (floor and lessonkit) and a code edit. ``--instructions`` adds what one floor, one warm and one
-prose-edited build execute, counted by valgrind: a ratio the machine's load does not move.
+prose-edited build execute, counted by valgrind: a ratio the machine's load does not move; and,
+for reference, one build of *outputs*: the floor with lessonkit's outputs pasted in (what a reader
+sees, as static Markdown: shown code, Markdown tables, the figure's raw HTML, rendered from the
+lessonkit pages by lessonkit's own ``render()``), built without lessonkit. Warm over outputs is
+lessonkit's own work over its content; outputs over the floor, what the content costs.
 
 It prints the medians as Markdown tables with ratios to the floor, then checks the targets
 (issues 3 and 24), each a ratio within the run. ``--large`` adds 1,000 pages, where a build takes
@@ -57,7 +61,7 @@ import tempfile
 import textwrap
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
@@ -87,6 +91,13 @@ ROWS = {
     "code": "lessonkit, one page's code edited",
     "page": "that page's blocks alone, one Python process",
 }
+COUNTED_ROWS = {
+    "floor": ROWS["floor"],
+    "outputs": "the floor with lessonkit's outputs pasted in, no lessonkit",
+    "warm": ROWS["warm"],
+    "prose": ROWS["prose"],
+}
+"""The builds ``--instructions`` counts: the timed ones' and, for reference, the outputs flavour."""
 
 # --- the synthetic site -------------------------------------------------------------------
 
@@ -162,7 +173,8 @@ def prose(rng: random.Random, words: int) -> list[str]:
 
 
 def page(number: int, flavour: str, seed: int, extra: str = "") -> str:
-    """Page ``number`` as Markdown; ``flavour`` is ``floor``, ``markdown-exec`` or ``lessonkit``."""
+    """Page ``number`` as Markdown; ``flavour`` is ``floor``, ``markdown-exec`` or ``lessonkit``
+    (``outputs`` starts as lessonkit's: :class:`OutputsSite` then renders it)."""
     rng = random.Random(number)
     text = prose(rng, 600)
     setup, softmax_table, attention_table, heatmap = blocks(seed)
@@ -181,7 +193,7 @@ def page(number: int, flavour: str, seed: int, extra: str = "") -> str:
             ('exec output="markdown"', attention_table),
             (f'exec alt="{HEATMAP_ALT}"', heatmap),
         ],
-    }[flavour]
+    }["lessonkit" if flavour == "outputs" else flavour]
     parts = [f"---\ntitle: Page {number}\ndescription: Page {number}.\n---\n", f"# Page {number}\n"]
     for index, (options, code) in enumerate(fences):
         parts += [f"## Section {index + 1}\n", *text[index::4]]
@@ -195,6 +207,7 @@ def config(flavour: str, pages: int) -> str:
     """The ``mkdocs.yml`` of one flavour of the synthetic site."""
     plugins = {
         "floor": ["search"],
+        "outputs": ["search"],
         "markdown-exec": ["search", "markdown-exec"],
         "lessonkit": ["search", "lessonkit"],
     }[flavour]
@@ -263,6 +276,54 @@ class Site:
     def build(self) -> float:
         """Run ``mkdocs build`` in a fresh process; return its wall-clock seconds."""
         return timed(self.command(), f"the {self.flavour} build")
+
+
+RENDER = """\
+import sys
+from pathlib import Path
+
+from lessonkit.execute.program import parse_program
+from lessonkit.execute.render import render
+from lessonkit.execute.runner import run_program
+
+for name in sys.argv[1:]:
+    path = Path(name)
+    front, fence, body = path.read_text().partition("\\n---\\n")
+    program = parse_program(body, page=path.name)
+    result = run_program(program, path.name, source_text=body)
+    if not result.ok:
+        raise SystemExit(f"{path}: {result.problems}")
+    path.write_text(front + fence + render(body, program, result, stash=lambda html: html))
+"""
+"""Replace each named lessonkit page's blocks with what they produce, as lessonkit's own
+``render()`` does, but with raw HTML inline where lessonkit stashes it from Python-Markdown."""
+
+
+@dataclass
+class OutputsSite(Site):
+    """The floor with lessonkit's outputs pasted in: each lessonkit page, its blocks run and
+    rendered by lessonkit in one plain Python process, built by MkDocs without lessonkit."""
+
+    rendered: bool = field(default=False, init=False)
+    """Whether :meth:`write` rendered every page (until then a page waits to be rendered)."""
+
+    def write(self) -> None:
+        super().write()
+        self.render(range(1, self.pages + 1))  # one process: numpy and matplotlib load once
+        self.rendered = True
+
+    def write_page(self, number: int, seed: int, extra: str = "") -> None:
+        super().write_page(number, seed, extra)
+        if self.rendered:
+            self.render([number])
+
+    def render(self, numbers: Iterable[int]) -> None:
+        names = [str(self.docs / f"page-{n:03d}.md") for n in numbers]
+        done = subprocess.run(
+            [sys.executable, "-c", RENDER, *names], env=ENV, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"rendering the outputs pages failed:\n{done.stderr[-3000:]}")
 
 
 HOSTS = ("MkDocs", "Zensical")
@@ -721,12 +782,16 @@ class Bench:
             site.write_page(EDITED, seed=EDITED)
 
     def count(self) -> None:
-        """Instructions of one floor, one warm and one prose-edited build, under valgrind."""
+        """Instructions of one floor, one outputs, one warm and one prose-edited build, under
+        valgrind (the outputs site is written now: only this measures it)."""
         self.progress(f"{self.plan.pages} pages: counting instructions (valgrind)")
         floor, lessonkit = self.sites["floor"], self.lessonkit
+        outputs = OutputsSite(self.folder / "outputs", "outputs", self.plan.pages)
+        outputs.write()
         with ThreadPoolExecutor(max_workers=2) as pool:
             futures = {
                 "floor": pool.submit(instructions, floor.command(), "the floor build"),
+                "outputs": pool.submit(instructions, outputs.command(), "the outputs build"),
                 "warm": pool.submit(instructions, lessonkit.command(), "the warm build"),
             }
             counted = {name: future.result() for name, future in futures.items()}
@@ -850,7 +915,7 @@ def instructions_table(m: Measured) -> str:
         "| --- | ---: | ---: |",
     ]
     for key, count in m.instructions.items():
-        lines.append(f"| {ROWS[key]} | {count / 1e9:.3f} | {count / floor:.3f} |")
+        lines.append(f"| {COUNTED_ROWS[key]} | {count / 1e9:.3f} | {count / floor:.3f} |")
     return "\n".join(lines)
 
 
@@ -933,19 +998,30 @@ def timing_targets(m: Measured) -> list[Target]:
 
 
 def instruction_targets(m: Measured) -> list[Target]:
-    """Warm and prose edit by instructions, where they were counted."""
+    """Warm and prose edit by instructions, where they were counted; for reference, warm over
+    the outputs flavour: lessonkit's own work over the content it hands to Python-Markdown."""
     if not m.instructions:
         return []
-    floor = m.instructions["floor"]
+    counts, floor = m.instructions, m.instructions["floor"]
     return [
+        *(
+            Target(
+                f"{m.pages} pages: {ROWS[key][11:]}, instructions",
+                counts[key] / floor,
+                1.03,
+                "x floor",
+                digits=3,
+            )
+            for key in ("warm", "prose")
+        ),
         Target(
-            f"{m.pages} pages: {ROWS[key][11:]}, instructions",
-            m.instructions[key] / floor,
-            1.03,
-            "x floor",
+            f"(reference) {m.pages} pages: lessonkit's own work over its content, instructions",
+            counts["warm"] / counts["outputs"],
+            None,
+            "x outputs",
+            f"not a target; the outputs flavour itself: {counts['outputs'] / floor:.3f} x floor",
             digits=3,
-        )
-        for key in ("warm", "prose")
+        ),
     ]
 
 
@@ -1248,7 +1324,17 @@ def docs_section(out: list[str], results: list[Measured]) -> str:
         "warm, after a prose edit and after a code edit, each built between two floor builds and "
         "divided by their mean. The benchmark stops if a warm build or a prose edit runs any "
         "page, or a code edit runs other than one page. The floor's own builds "
-        f"took {spread} in this run, so every build's seconds are listed beside the medians."
+        f"took {spread} in this run, so every build's seconds are listed beside the medians. "
+        "With `--instructions`, valgrind counts what one build executes, a count the machine's "
+        "load does not move: the floor, lessonkit warm and after a prose edit, and, for "
+        "reference, the outputs flavour: the floor with lessonkit's outputs pasted in (what a "
+        "reader sees, as static Markdown: the shown code, the tables as Markdown, the figure as "
+        "raw HTML), rendered from lessonkit's pages by lessonkit's own `render()` and built "
+        "without lessonkit, its pages' articles the same HTML as lessonkit's. Outputs over the "
+        "floor is what the content costs as static Markdown, and there a figure's SVG is "
+        "parsed twice, as raw HTML by Python-Markdown and by the search index, where lessonkit "
+        "stashes it and takes it out while the index is made: warm over outputs, lessonkit's "
+        "own work over its content (shown under the targets, not a target), may fall below 1."
         "\n\n"
         "Peak memory is the largest sum, over a build's process and every process it starts, of "
         "each one's proportional set size (PSS: a page shared by several processes, as forked "

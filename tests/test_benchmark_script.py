@@ -88,6 +88,15 @@ def test_instructions_of_a_floor_and_a_warm_build_are_counted_at_the_sizes_asked
         row = re.search(rf"^\| {re.escape(scenario)} \| {count} \| {count} \|$", section, re.M)
         assert row, (scenario, section)
         assert float(row[2]) == pytest.approx(float(row[1]) / float(floor[1]), abs=0.002)
+    outputs = "the floor with lessonkit's outputs pasted in, no lessonkit"
+    row = re.search(rf"^\| {re.escape(outputs)} \| {count} \| {count} \|$", section, re.M)
+    assert row and float(row[2]) > 1, section  # the tables and the figure cost something
+    warm = re.search(rf"^\| {re.escape(SCENARIOS[4])} \| {count} \|", section, re.M)
+    reference = "| (reference) 1 pages: lessonkit's own work over its content, instructions | "
+    line = report.split(reference, 1)[1].split("\n", 1)[0]
+    value, rest = line.split(" x outputs |", 1)
+    assert float(value) == pytest.approx(float(warm[1]) / float(row[1]), abs=0.002)
+    assert rest.startswith("  |  | not a target;"), line  # no limit, no verdict
 
 
 def test_every_target_gets_a_verdict(report: str) -> None:
@@ -199,6 +208,38 @@ def benchmark(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     monkeypatch.setitem(sys.modules, "benchmark", module)  # dataclasses look it up there
     spec.loader.exec_module(module)
     return module
+
+
+def article(site: Path, number: int) -> str:
+    html = (site / f"page-{number:03d}" / "index.html").read_text()
+    found = re.search(r"<article\b[^>]*>(.*?)</article>", html, re.DOTALL)
+    assert found, html[:2000]
+    return found[1]
+
+
+def test_the_outputs_flavour_builds_exactly_the_articles_lessonkit_builds(
+    benchmark: ModuleType, tmp_path: Path
+) -> None:
+    """The instructions' reference: the same content as lessonkit's pages (shown code, tables,
+    figure), rendered by lessonkit, built without it; the floor lacks the outputs."""
+    sites = {
+        "lessonkit": benchmark.Site(tmp_path / "lessonkit", "lessonkit", 2),
+        "outputs": benchmark.OutputsSite(tmp_path / "outputs", "outputs", 2),
+        "floor": benchmark.Site(tmp_path / "floor", "floor", 2),
+    }
+    for site in sites.values():
+        site.write()
+        site.build()
+    assert "exec" not in (sites["outputs"].docs / "page-001.md").read_text()
+    assert "lessonkit" not in benchmark.config("outputs", 2)  # plain MkDocs and Material
+    for number in (1, 2):
+        built = {name: article(site.site, number) for name, site in sites.items()}
+        assert built["outputs"] == built["lessonkit"]
+        assert built["outputs"].count('<figure class="lk-figure"><svg') == 1
+        assert built["outputs"].count("<table>") == 2
+        assert "<table>" not in built["floor"] and "<svg" not in built["floor"]
+    sites["outputs"].write_page(1, seed=7, extra="Edited.\n")  # an edit is rendered too
+    assert "exec" not in (sites["outputs"].docs / "page-001.md").read_text()
 
 
 def test_large_adds_1000_pages_with_fewer_runs_and_no_instructions_unless_named(
