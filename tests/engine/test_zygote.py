@@ -166,3 +166,20 @@ def test_joining_a_forked_worker_waits_for_its_exit_and_no_longer() -> None:
         forked.join()  # gone already: at once
     finally:
         os.waitpid(pid, 0)
+
+
+def test_a_killed_workers_page_folder_goes_with_the_zygote(
+    tmp_path: Path, fresh_zygote: None
+) -> None:
+    where = tmp_path / "cwd"
+    code = f"import os\nopen({str(where)!r}, 'w').write(os.getcwd())\nos.kill(os.getppid(), 9)"
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert not run(pool, f"```python exec\n{code}\n```\n").ok
+    finally:
+        pool.close()
+    folder = Path(where.read_text())
+    assert folder.exists(), "a worker killed with -9 cannot remove its page's folder itself"
+    zygote.stop()
+    assert folder.parent.name.startswith("lessonkit-pages-"), folder
+    assert not folder.parent.exists(), "the zygote's folder of page folders is left in /tmp"

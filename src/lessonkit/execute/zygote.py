@@ -21,10 +21,12 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from multiprocessing.connection import Connection
@@ -168,6 +170,9 @@ def main(fd: int) -> None:
     from lessonkit.execute import worker
 
     worker.prepare()
+    # Every page's working folder is made in this one (worker.serve), which goes with the
+    # zygote: a worker killed while its page ran (kill -9) leaves nothing behind in /tmp.
+    tempfile.tempdir = pages = tempfile.mkdtemp(prefix="lessonkit-pages-")
     signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
     workers: list[int] = []
     with contextlib.suppress(OSError):  # the build is gone: stop forking
@@ -184,6 +189,7 @@ def main(fd: int) -> None:
     while any(processes.alive(pid) for pid in workers):  # the build stops them
         time.sleep(0.01)
     processes.kill_descendants()  # what a killed worker's pages left running, adopted here
+    shutil.rmtree(pages, ignore_errors=True)
 
 
 def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) -> None:
