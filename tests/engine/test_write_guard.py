@@ -199,18 +199,23 @@ def test_c_code_deleting_a_page_through_ctypes_is_found(project: Path) -> None:
     assert problem.line == 5 and "C code (ctypes)" in problem.hint
 
 
+def _run_while_another_program_edits(project: Path, code: str = "import time\ntime.sleep(1)"):
+    """The problems of a page running ``code`` while another program appends to a page."""
+    later = subprocess.Popen(
+        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+    )
+    try:
+        return _run(project, code).problems
+    finally:
+        later.wait()
+
+
 def test_a_change_nothing_in_the_page_started_is_blamed_on_its_first_block(
     project: Path,
 ) -> None:
     """Another program (an editor, another page's subprocess) changed the docs meanwhile: the
     page still fails (its output may have read half an edit), with a hint saying so."""
-    later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
-    )
-    try:
-        [problem] = _run(project, "import time\ntime.sleep(1)").problems
-    finally:
-        later.wait()
+    [problem] = _run_while_another_program_edits(project)
     assert problem.line == 3 and problem.message.endswith("changed docs/page.md")
     assert "another program" in problem.hint
 
@@ -255,13 +260,7 @@ def test_a_page_starts_from_the_kept_snapshots_and_walks_only_after_a_change(
         filewatch, "_snapshot", lambda root: walks.append(root) or real_snapshot(root)
     )
     assert _run(project, "x = 1").ok and walks == []
-    later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
-    )
-    try:
-        [problem] = _run(project, "import time\ntime.sleep(1)").problems
-    finally:
-        later.wait()
+    [problem] = _run_while_another_program_edits(project)
     assert problem.line == 3 and problem.message.endswith("changed docs/page.md")
     assert len(walks) == 2  # the docs and mkdocs.yml, once, at the page's end
 
@@ -312,13 +311,7 @@ def test_when_the_system_refuses_a_watch_every_page_walks(
     monkeypatch.setattr(filewatch, "_refused_watch", False)
     filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
     assert filewatch._kept is None and filewatch._refused_watch  # no more tries
-    later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
-    )
-    try:
-        [problem] = _run(project, "import time\ntime.sleep(1)").problems
-    finally:
-        later.wait()
+    [problem] = _run_while_another_program_edits(project)
     assert problem.message.endswith("changed docs/page.md")
 
 
@@ -327,13 +320,7 @@ def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
 ) -> None:
     fd = filewatch._kept.inotify.fd
     code = f"import os, time\nread, write = os.pipe()\nos.dup2(read, {fd})\ntime.sleep(1)"
-    later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
-    )
-    try:
-        [problem] = _run(project, code).problems
-    finally:
-        later.wait()
+    [problem] = _run_while_another_program_edits(project, code)
     assert problem.message.endswith("changed docs/page.md")
 
 
