@@ -73,3 +73,25 @@ def test_an_entry_holds_only_while_its_libraries_keep_their_versions(tmp_path: P
     cache.put("older", PageResult(steps=[StepResult()], packages={"numpy": "0.0.1"}))
     assert cache.get("now") is not None
     assert cache.get("older") is None
+
+
+def test_pages_stored_at_once_into_a_new_cache_all_hold(tmp_path: Path) -> None:
+    """A cold build's first pages finish together: every thread storing into the empty cache
+    signs with the one secret that stays (one made a second and replaced the first, so the
+    pages signed with the first ran again in the next build)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    for attempt in range(20):
+        folder = tmp_path / f"cache-{attempt}"
+        cache, start = Cache(folder), Barrier(8)
+        keys = [f"{attempt:02d}{n:062x}" for n in range(8)]
+
+        def store(key: str, cache: Cache = cache, start: Barrier = start) -> None:
+            start.wait()
+            cache.put(key, PageResult(steps=[StepResult(text=key)]))
+
+        with ThreadPoolExecutor(8) as threads:
+            list(threads.map(store, keys))
+        fresh = Cache(folder)  # the next build
+        assert all(fresh.get(key) is not None for key in keys), f"attempt {attempt}"

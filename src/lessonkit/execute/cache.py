@@ -29,6 +29,7 @@ use and that are older than it (a lookup that hits refreshes its entry's mtime, 
 concurrent build's entries stay).
 
 >>> import tempfile
+import threading
 >>> from lessonkit.execute.results import StepResult
 >>> cache = Cache(Path(tempfile.mkdtemp()))
 >>> result = PageResult(steps=[StepResult(stdout="hi\\n")])
@@ -50,6 +51,7 @@ import re
 import secrets
 import shutil
 import tempfile
+import threading
 import time
 import types
 import typing
@@ -95,6 +97,9 @@ class Cache:
         self._broken: str | None = None
         """Why nothing can be stored (then warned once), or None."""
         self._warned: set[str] = set()
+        self._making = threading.Lock()
+        """Held while the secret is made: a cold build's first pages are stored at once, and two
+        secrets would leave the entries signed with the first unverifiable."""
 
     # --- lookups -------------------------------------------------------------------------
 
@@ -214,12 +219,14 @@ class Cache:
         """The folder's secret, made (with the folder) if there is none or it is damaged."""
         if self._broken is not None:
             return None
-        if self._read_secret() is not None:
-            return self._secret
+        with self._making:
+            return self._read_secret() or self._made_secret(quiet=quiet)
+
+    def _made_secret(self, *, quiet: bool) -> bytes | None:
         path = self.folder / SECRET
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            damaged = path.exists()
+            damaged = path.exists() and self._read_secret() is None  # another build's, or bad
             fresh = secrets.token_hex(32).encode()
             temporary = _temporary(self.folder, fresh)
             try:
