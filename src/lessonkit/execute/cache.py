@@ -29,7 +29,6 @@ use and that are older than it (a lookup that hits refreshes its entry's mtime, 
 concurrent build's entries stay).
 
 >>> import tempfile
-import threading
 >>> from lessonkit.execute.results import StepResult
 >>> cache = Cache(Path(tempfile.mkdtemp()))
 >>> result = PageResult(steps=[StepResult(stdout="hi\\n")])
