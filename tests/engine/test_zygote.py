@@ -22,6 +22,16 @@ def run(pool: WorkerPool, text: str):
     return pool.run(Job(parse_program(text), "page.md", text, Path.cwd()))
 
 
+def run_killing_its_worker(code: str) -> None:
+    """Run a page whose ``code`` ends by killing its own worker (``kill -9``); it fails."""
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        text = f"```python exec\n{code}\nimport os\nos.kill(os.getppid(), 9)\n```\n"
+        assert not run(pool, text).ok
+    finally:
+        pool.close()
+
+
 @pytest.fixture
 def fresh_zygote() -> Iterator[None]:
     """This test's zygote starts fresh, and the next test's too (the zygote is per process)."""
@@ -113,14 +123,9 @@ def test_what_a_killed_workers_page_left_running_ends_with_the_zygote(
     code = (
         "import os, subprocess\n"
         "child = subprocess.Popen(['sleep', '60'], start_new_session=True)\n"
-        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
-        "os.kill(os.getppid(), 9)"  # the page kills its own worker
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))"
     )
-    pool = WorkerPool(1, default_timeout=30)
-    try:
-        assert not run(pool, f"```python exec\n{code}\n```\n").ok
-    finally:
-        pool.close()
+    run_killing_its_worker(code)
     orphan = int(pid_file.read_text())
     zygote.stop()
     deadline = time.monotonic() + 10
@@ -172,12 +177,7 @@ def test_a_killed_workers_page_folder_goes_with_the_zygote(
     tmp_path: Path, fresh_zygote: None
 ) -> None:
     where = tmp_path / "cwd"
-    code = f"import os\nopen({str(where)!r}, 'w').write(os.getcwd())\nos.kill(os.getppid(), 9)"
-    pool = WorkerPool(1, default_timeout=30)
-    try:
-        assert not run(pool, f"```python exec\n{code}\n```\n").ok
-    finally:
-        pool.close()
+    run_killing_its_worker(f"import os\nopen({str(where)!r}, 'w').write(os.getcwd())")
     folder = Path(where.read_text())
     assert folder.exists(), "a worker killed with -9 cannot remove its page's folder itself"
     zygote.stop()
