@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.execute.program import parse_program
-from lessonkit.execute.worker import Job, WorkerPool
+from lessonkit.execute.worker import Job, Limits, Worker, WorkerPool
 
 GiB = 2**30
 
@@ -135,3 +136,43 @@ def test_a_page_stopped_by_the_build_leaves_no_working_folder(tmp_path: Path) ->
         assert not folder.exists(), "the page's working folder is left behind"
     finally:
         pool.close()
+
+
+def test_a_worker_stopped_while_it_runs_a_page_has_its_pipe_closed_once_by_that_page(
+    tmp_path: Path,
+) -> None:
+    # The build stopping closed the pipe under the thread still waiting on it, which closed it
+    # again: EBADF, or another thread's file closed had the descriptor been reused meanwhile.
+    worker = Worker()
+    conn, stopped = worker.conn, threading.Event()
+    closed_by: list[int] = []  # the threads that closed the pipe's descriptor
+    close, poll = conn.close, conn.poll
+
+    def recorded_close() -> None:
+        if not conn.closed:
+            closed_by.append(threading.get_ident())
+        close()
+
+    def late_poll(timeout: float) -> bool:  # the page's thread sees the worker gone late
+        ready = poll(timeout)
+        if where.exists():
+            stopped.wait(10)
+        return ready
+
+    conn.close, conn.poll = recorded_close, late_poll
+    where = tmp_path / "started"
+    code = f"import time\nopen({str(where)!r}, 'w').close()\ntime.sleep(60)"
+    text = f"```python exec\n{code}\n```\n"
+    job = Job(parse_program(text, page="page.md"), "docs/page.md", text, Path("/tmp"))
+    with ThreadPoolExecutor(1) as threads:
+        running = threads.submit(lambda: (threading.get_ident(), worker.run(job, Limits(60.0))))
+        deadline = time.monotonic() + 60
+        while not where.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        worker.stop()
+        stopped.set()
+        runner, result = running.result(timeout=30)
+    assert "the lessonkit worker running this page stopped" in result.problems[0].message
+    assert closed_by == [runner]
+    worker.stop()  # stopping again is harmless
+    assert closed_by == [runner]

@@ -137,6 +137,9 @@ class Worker:
     def __init__(self) -> None:
         self.zygote: zygote.Zygote | None = None
         """The zygote this worker was forked from (None: a ``spawn`` worker)."""
+        self._pipe_lock = threading.Lock()
+        self._running = False
+        self._stopped = False
         if _FORKS:
             pid, self.conn = self._fork()
             self.process: zygote.Forked | multiprocessing.process.BaseProcess = zygote.Forked(pid)
@@ -167,6 +170,17 @@ class Worker:
 
     def run(self, job: Job, limits: Limits) -> PageResult:
         """Run ``job``; the worker times its blocks, this waits for it (with :data:`GRACE`)."""
+        with self._pipe_lock:
+            self._running = True
+        try:
+            return self._run(job, limits)
+        finally:
+            with self._pipe_lock:
+                self._running = False
+                if self._stopped:
+                    self.conn.close()
+
+    def _run(self, job: Job, limits: Limits) -> PageResult:
         step = None
         try:
             self.conn.send((job, limits))
@@ -190,7 +204,11 @@ class Worker:
 
     def stop(self) -> None:
         """Stop the worker: it kills its page and what that started, then exits (SIGTERM);
-        one that does not answer is killed with everything below it."""
+        one that does not answer is killed with everything below it.
+
+        Any thread may stop a worker, while another runs a page on it (the build stopping):
+        the pipe is closed once, by the thread running the page when it returns, never under
+        it (its descriptor could be reused meanwhile by a file another thread opens)."""
         with contextlib.suppress(OSError, ValueError, AssertionError):
             if self.process.is_alive():
                 self.process.terminate()
@@ -198,7 +216,10 @@ class Worker:
             if self.process.is_alive() and self.process.pid:
                 processes.kill_tree(self.process.pid)
             self.process.join()
-        self.conn.close()
+        with self._pipe_lock:
+            self._stopped = True
+            if not self._running:
+                self.conn.close()
 
 
 def warm_up() -> None:
