@@ -11,7 +11,7 @@ published: its page offers what the build ran for download.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,3 +68,10 @@ def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None)
     problems += nav_problems((entry for entry, _ in nav_order(nav)), adopted)
     if problems:
         raise LessonError(problems)
+
+
+def lesson_files(files: Files) -> Iterator[File]:
+    """The pages lessonkit reads as lessons: Markdown pages, and notebooks made pages."""
+    for file in files.documentation_pages():
+        if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, NotebookFile)):
+            yield file

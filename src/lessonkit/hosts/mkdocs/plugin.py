@@ -17,22 +17,11 @@ from lessonkit import resources
 from lessonkit.checks.recipe import check_page
 from lessonkit.execute import figure_slots
 from lessonkit.glossary.site import resolve_links
+from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.generated import (
-    Notebooks,
-    add_assets,
-    add_glossary_page,
-    add_print_page,
-    finish_glossary_page,
-    finish_output,
-    finish_path,
-    link_assets,
-    remove_prepared,
-)
-from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile as Notebook
-from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks
+from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
@@ -60,10 +49,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.settings, self.lessons = settings(self.config), {}
         self.figures = Waiting()  # from on_page_content until on_post_page
-        self.notebooks = Notebooks()
+        self.notebooks = generated.Notebooks()
         self.root = Path(config.config_file_path or ".").resolve().parent
         add_missing_extensions(config.markdown_extensions)
-        link_assets(config, self.settings.assets_dir.strip("/"))
+        generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
         with reported():
@@ -73,19 +62,18 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here again
-        add_assets(files, config, self.settings.assets_dir.strip("/"))
+        generated.remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here
+        generated.add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
             adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
         self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
-        for file in files.documentation_pages():
-            if file.abs_src_path and (file.src_uri.endswith(".md") or isinstance(file, Notebook)):
-                with reported():
-                    self._read(file, files, config)
+        for file in lesson_files(files):
+            with reported():
+                self._read(file, files, config)
         meta = {src_uri: lesson.valid_meta for src_uri, lesson in self.lessons.items()}
-        self.path = add_print_page(files, config, meta)  # the learner's path: lessonkit.path
+        self.path = generated.add_print_page(files, config, meta)  # the learner's path
         if self.glossary:
-            add_glossary_page(files, config, self.glossary)
+            generated.add_glossary_page(files, config, self.glossary)
         engine, printed = self.runs.engine, bool(self.path)
         self.context = site_context(
             files, config, self.settings, self.glossary, printed=printed, engine=engine
@@ -127,16 +115,16 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             self.notebooks.write(files, self.runs.result, self.root)
         self.lessons = {}  # every page is converted: a build need not hold what is left
         if self.glossary:  # every page is converted by now: fill the "used on" lists
-            unused = finish_glossary_page(files, self.glossary, self.preview.terms)
+            unused = generated.finish_glossary_page(files, self.glossary, self.preview.terms)
             report(unused, self.glossary.unused)
         words = self.glossary.page if self.glossary else None  # the path's pages, the print page
-        self.path_lessons = finish_path(files, config, self.path, words, self.figures)
+        self.path_lessons = generated.finish_path(files, config, self.path, words, self.figures)
         self.preview.settle(files)
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with reported():  # "Report a mistake" links, progress data, the page's figures
-            return finish_output(output, page, config, self.path_lessons, self.figures)
+            return generated.finish_output(output, page, config, self.path_lessons, self.figures)
 
     def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
         self.preview.serving(server, self.runs.engine)  # a lab edit rebuilds the pages using it
@@ -160,7 +148,6 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.runs.start(lesson, changed=file.is_modified())  # (dirty: changed since the last)
         self.notebooks.add(lesson, files, config)
 
-    def _where(self, file: File | Path) -> str:
+    def _where(self, file: File) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
-        path = file if isinstance(file, Path) else Path(file.abs_src_path or file.src_uri)
-        return os.path.relpath(path, self.root)
+        return os.path.relpath(file.abs_src_path or file.src_uri, self.root)
