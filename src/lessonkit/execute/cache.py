@@ -17,7 +17,8 @@ afresh and is the same bytes, and ``--strict`` is for what makes a site wrong (a
 a read-only or damaged cache must still publish a correct site).
 
 **Entries are lessonkit's alone.** The MAC is an HMAC-SHA256 of the key and the payload with a
-random secret made once per cache folder (the ``secret`` file). Lesson code may not open,
+random secret made once per cache folder (the ``secret`` file, readable by its owner only; builds
+running at once make it under the folder's ``flock`` and agree on it). Lesson code may not open,
 change or list the cache folder by any route the write guard sees
 (:mod:`lessonkit.execute.filewatch`), and worker processes never hold the secret, so an entry
 that a lesson (or anything else) rewrote, even with a recomputed checksum, or copied under
