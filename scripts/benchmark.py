@@ -1170,7 +1170,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         type=positive,
         nargs="*",
         metavar="SIZE",
-        help="also count a floor, a warm and a prose-edited build's instructions with valgrind: "
+        help="also count a floor, a warm and a prose-edited build's instructions with valgrind, "
+        "and for reference the outputs flavour's (the floor with lessonkit's outputs pasted in): "
         f"at every size below {LARGE} pages, or at the sizes given",
     )
     parser.add_argument(

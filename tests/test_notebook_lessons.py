@@ -206,6 +206,25 @@ def test_a_markdown_only_build_imports_neither_nbformat_nor_jupytext(tmp_path: P
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_a_warm_build_writes_the_notebook_the_cold_build_wrote(
+    tmp_path: Path, mkdocs_build
+) -> None:
+    """A warm build runs nothing, and loads the notebook writer only when it writes a notebook
+    (build speed): the download is there all the same, byte for byte, from the cached result."""
+    (tmp_path / "docs").mkdir()
+    page = TWIN.replace("title: Sums\n", "title: Sums\nnotebook: true\n", 1)
+    (tmp_path / "docs" / "twin.md").write_text(page)
+    (tmp_path / "mkdocs.yml").write_text("site_name: md\nplugins: [lessonkit]\n")
+    written = []
+    for ran in ("1 page(s) ran", "0 page(s) ran"):
+        built = mkdocs_build(tmp_path)
+        assert built.returncode == 0 and f"lessonkit: {ran}" in built.stderr, built.stderr
+        [notebook] = (tmp_path / "site").rglob("*.ipynb")
+        written.append(notebook.read_bytes())
+    assert written[0] == written[1]
+    assert any(cell.get("outputs") for cell in json.loads(written[1])["cells"])
+
+
 # --- the broken notebooks --------------------------------------------------------------------
 
 BROKEN = Path(__file__).parent / "broken" / "notebooks"

@@ -223,3 +223,41 @@ def test_prune_keeps_what_the_build_used_and_what_is_newer_than_it(tmp_path: Pat
     assert cache.prune({"1" * 64}, start - 1) == 2
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted([f"{'1' * 64}.json", f"{'2' * 64}.json", f"{'4' * 64}.json", SECRET])
+
+
+def test_two_builds_that_find_the_secret_damaged_agree_on_its_replacement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two builds (two processes: a serve and a build, say; here two caches, each with its own
+    lock) that both find the secret damaged: the first makes the new one while the second
+    waits, and the second uses it. A second replacement made each sign with a secret of its own,
+    and the first's entries (a serve's, for as long as it runs) were unverifiable."""
+    import secrets
+    import threading
+
+    (tmp_path / SECRET).write_text("short")
+    real, order, done = secrets.token_hex, [], {KEY: threading.Event(), OTHER: threading.Event()}
+    waiting = threading.Event()
+
+    def token_hex(n: int) -> str:  # the first maker pauses: the other build finds it damaged
+        order.append(threading.current_thread().name)
+        if len(order) == 1:
+            waiting.wait(timeout=1)  # the second maker, if it is let through meanwhile
+        else:
+            waiting.set()
+            done[order[0]].wait(timeout=5)  # and replaces the first's once it is stored
+        return real(n)
+
+    monkeypatch.setattr("lessonkit.execute.cache.secrets.token_hex", token_hex)
+
+    def store(key: str) -> None:
+        Cache(tmp_path).put(key, RESULT)
+        done[key].set()
+
+    threads = [threading.Thread(target=store, args=(key,), name=key) for key in (KEY, OTHER)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    fresh = Cache(tmp_path)
+    assert fresh.get(KEY) == RESULT and fresh.get(OTHER) == RESULT, "one secret replaced the other"

@@ -4,9 +4,11 @@ with what to check, and the pipes and paths it hands on do not leak or break the
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -183,3 +185,30 @@ def test_a_killed_workers_page_folder_goes_with_the_zygote(
     zygote.stop()
     assert folder.parent.name.startswith("lessonkit-pages-"), folder
     assert not folder.parent.exists(), "the zygote's folder of page folders is left in /tmp"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_zygote_stopped_by_a_signal_removes_its_folder_of_page_folders(
+    tmp_path: Path, fresh_zygote: None, signum: int
+) -> None:
+    """A stop sent to the build's whole process group (``timeout``, a CI job cancelled, a
+    supervisor, the benchmark stopping its server; SIGHUP: the terminal closed) reaches the
+    zygote too, while a page runs: it stops its workers and removes its folder as it goes."""
+    where = tmp_path / "cwd"
+    code = f"import os, time\nopen({str(where)!r}, 'w').write(os.getcwd())\ntime.sleep(60)"
+    pool = WorkerPool(1, default_timeout=60)
+    try:
+        with ThreadPoolExecutor(1) as threads:
+            running = threads.submit(run, pool, f"```python exec\n{code}\n```\n")
+            deadline = time.monotonic() + 60
+            while not where.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            folder = Path(where.read_text()).parent
+            stopped = zygote._current
+            assert stopped is not None and folder.name.startswith("lessonkit-pages-"), folder
+            os.kill(stopped.process.pid, signum)
+            assert not running.result(timeout=30).ok  # its worker was stopped
+            assert stopped.reap(30), "the zygote did not exit"
+    finally:
+        pool.close()
+    assert not folder.exists(), "the zygote's folder of page folders is left in /tmp"

@@ -17,7 +17,8 @@ afresh and is the same bytes, and ``--strict`` is for what makes a site wrong (a
 a read-only or damaged cache must still publish a correct site).
 
 **Entries are lessonkit's alone.** The MAC is an HMAC-SHA256 of the key and the payload with a
-random secret made once per cache folder (the ``secret`` file). Lesson code may not open,
+random secret made once per cache folder (the ``secret`` file, readable by its owner only; builds
+running at once make it under the folder's ``flock`` and agree on it). Lesson code may not open,
 change or list the cache folder by any route the write guard sees
 (:mod:`lessonkit.execute.filewatch`), and worker processes never hold the secret, so an entry
 that a lesson (or anything else) rewrote, even with a recomputed checksum, or copied under
@@ -54,11 +55,16 @@ import threading
 import time
 import types
 import typing
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from functools import cache as memoized
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock between builds (see _builds_lock)
+    fcntl = None  # type: ignore[assignment]
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute import imports
@@ -225,17 +231,22 @@ class Cache:
         path = self.folder / SECRET
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            damaged = path.exists() and self._read_secret() is None  # another build's, or bad
-            fresh = secrets.token_hex(32).encode()
-            temporary = _temporary(self.folder, fresh)
-            try:
-                if damaged:
-                    os.replace(temporary, path)
-                else:
-                    with suppress(FileExistsError):  # the first of two concurrent builds wins
-                        os.link(temporary, path)
-            finally:
-                Path(temporary).unlink(missing_ok=True)
+            with _builds_lock(self.folder):  # another build (a process) may be making one
+                if self._read_secret() is not None:
+                    return self._secret  # it just did
+                damaged = path.exists()
+                fresh = secrets.token_hex(32).encode()
+                temporary = _temporary(self.folder, fresh)
+                try:
+                    if damaged:
+                        os.replace(temporary, path)
+                    else:  # the first of two builds wins (one without the lock: no fcntl)
+                        with suppress(FileExistsError):
+                            os.link(temporary, path)
+                finally:
+                    Path(temporary).unlink(missing_ok=True)
+                self._secret = None
+                secret = self._read_secret()  # what is there now: ours, or the first build's
         except (FileExistsError, NotADirectoryError):
             self._unusable("is a file, not a folder")
             return None
@@ -245,8 +256,7 @@ class Cache:
             return None
         if damaged and not quiet:
             self._fault(path, "was damaged: a new one is made")
-        self._secret = None
-        return self._read_secret()
+        return secret
 
     # --- warnings ----------------------------------------------------------------------------
 
@@ -291,6 +301,25 @@ def _shown(path: Path) -> str:
         return os.path.relpath(path)
     except ValueError:  # another drive (Windows)
         return str(path)
+
+
+@contextmanager
+def _builds_lock(folder: Path) -> Iterator[None]:
+    """Hold the cache folder's lock (``flock`` on the folder itself) against other builds, which
+    may find the secret missing or damaged at the same moment: where the platform or the file
+    system has no such lock, nothing is held (a missing secret is still made first-wins)."""
+    fd = None
+    if fcntl is not None:
+        with suppress(OSError):
+            fd = os.open(folder, os.O_RDONLY)
+    try:
+        if fd is not None:
+            with suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # and with it the lock
 
 
 def _mac(secret: bytes, key: str, payload: bytes) -> str:

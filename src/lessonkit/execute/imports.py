@@ -478,6 +478,12 @@ def stale_sources() -> list[str]:
     return [path for path, (stamp, _) in _loaded.items() if _stamp(path) != stamp]
 
 
+def edited_sources() -> list[str]:
+    """:func:`stale_sources` whose text changed too (a checkout that rewrote a file with the
+    same bytes is no edit), or that are gone."""
+    return [path for path in stale_sources() if source_digest(path) != _loaded[path][1]]
+
+
 def forget_folder(folder: Path) -> None:
     """Drop the modules imported from ``folder`` (a page's temporary working folder, about to
     go), so that the next page importing the same name imports its own, and this process is not

@@ -12,7 +12,9 @@ starts one): it passes only pipes.
 The zygote holds lessonkit's modules as they were when it started. A worker holding a file
 edited since (``mkdocs serve``) refuses its job (:mod:`lessonkit.execute.imports`), and the
 build then :func:`retire` s the zygote: the next worker comes from a fresh one. A zygote whose
-build closed its socket (the build ended, was killed or retired it) exits once its workers have.
+build closed its socket (the build ended, was killed or retired it) exits once its workers have,
+and so does one that receives SIGTERM or SIGHUP (:data:`STOPS`), stopping its workers first;
+either way its folder of page folders goes with it.
 """
 
 from __future__ import annotations
@@ -170,11 +172,12 @@ def main(fd: int) -> None:
     from lessonkit.execute import worker
 
     worker.prepare()
+    workers: list[int] = []
+    _stop_on_signals(control, workers)
     # Every page's working folder is made in this one (worker.serve), which goes with the
     # zygote: a worker killed while its page ran (kill -9) leaves nothing behind in /tmp.
     tempfile.tempdir = pages = tempfile.mkdtemp(prefix="lessonkit-pages-")
     signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
-    workers: list[int] = []
     with contextlib.suppress(OSError):  # the build is gone: stop forking
         control.sendall(b"r")
         while control.recv(1):
@@ -192,11 +195,41 @@ def main(fd: int) -> None:
     shutil.rmtree(pages, ignore_errors=True)
 
 
+STOPS = (signal.SIGTERM, signal.SIGHUP)
+"""What stops a zygote as if its build closed the socket: a stop sent to the build's whole
+process group (``timeout``, a cancelled CI job, a supervisor; SIGHUP: the terminal closed)
+reaches the zygote too, which then stops its workers and removes its folder of page folders
+(by default it died at once, and the folder was left in /tmp). A signal the build's starter
+ignores (``nohup``) stays ignored."""
+
+
+def _stop_on_signals(control: socket.socket, workers: list[int]) -> None:
+    """Handle :data:`STOPS`: the zygote forks no more and stops ``workers`` (each kills its page
+    and removes its folder); :func:`main` then waits for them and removes the rest."""
+    zygote = os.getpid()
+
+    def stop(signum: int, _: object) -> None:
+        if os.getpid() != zygote:  # a worker forked a moment ago, before its own handler
+            os._exit(1)
+        with contextlib.suppress(OSError):
+            control.shutdown(socket.SHUT_RDWR)  # its recv() returns: the loop ends
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+
+    for signum in STOPS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, stop)
+
+
 def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) -> None:
     """A freshly forked worker: serve the build on ``theirs``, then exit. Never returns."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # it waits for its own page processes
+        for signum in STOPS:  # the zygote's handler: not the worker's, nor its pages'
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                signal.signal(signum, signal.SIG_DFL)
         control.close()  # lesson code cannot ask for workers, nor keep the zygote alive
         ours.close()
         from lessonkit.execute import worker

@@ -26,7 +26,8 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine
-from lessonkit.hosts.mkdocs.problems import log, reported
+from lessonkit.hosts.mkdocs import held
+from lessonkit.hosts.mkdocs.problems import log, report, reported
 
 if TYPE_CHECKING:
     from lessonkit.hosts.mkdocs.deferred import Deferred
@@ -53,6 +54,8 @@ class Runs:
         """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
         notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
         self._deferred, self._kept = None, kept
+        if self.serving:  # a rebuild: lessonkit's own code, edited since the serve loaded it
+            report(held.edited())
         if not settings.execute:
             return
         docs, site = Path(config.docs_dir), Path(config.site_dir)
@@ -109,12 +112,16 @@ class Runs:
         whole build the cache keeps what it used, and no more (serve keeps the workers)."""
         if self.engine:
             log.info(f"lessonkit: {self.engine.summary()}")
-        if not self.serving:
+        if self.serving:
+            held.note()
+        else:
             self.close(prune=True)
 
     def failed(self) -> None:
         """A build stopped: stop the workers, unless a serve's next rebuild will want them."""
-        if not self.serving:
+        if self.serving:
+            held.note()
+        else:
             self.close()
 
     def close(self, *, prune: bool = False) -> None:
