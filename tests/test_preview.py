@@ -54,12 +54,14 @@ plugins:
 class Server:
     """``mkdocs serve --dirty`` on a free port, its output collected line by line."""
 
-    def __init__(self, root: Path, host: str) -> None:
+    def __init__(self, root: Path, host: str, temporary: Path | None = None) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}/"
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        if temporary:
+            env["TMPDIR"] = str(temporary)
         command = [sys.executable, "-m", host, "serve", "--dirty", "-f", "mkdocs.yml"]
         command += ["-a", f"127.0.0.1:{port}"]
         self.process = subprocess.Popen(
@@ -129,6 +131,24 @@ def server(site: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     finally:
         running.process.terminate()
         running.process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("host", ["mkdocs", "properdocs"])
+def test_a_serve_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(
+    site: Path, tmp_path_factory: pytest.TempPathFactory, host: str
+) -> None:
+    temporary = tmp_path_factory.mktemp("temporary")
+    running = Server(site, host, temporary)
+    try:
+        running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
+        running.serves("a/", "first Text")
+        made = {path.name.split("_")[0].rsplit("-", 1)[0] for path in temporary.iterdir()}
+        assert made == {host, "lessonkit-pages", "lessonkit-preview"}, made  # the site's copy
+    finally:
+        running.process.terminate()  # kill, timeout, a supervisor's or an editor's stop
+        running.process.wait(timeout=30)
+    assert running.process.returncode == 0, running.output
+    assert list(temporary.iterdir()) == []
 
 
 def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: Server) -> None:

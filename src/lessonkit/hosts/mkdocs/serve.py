@@ -27,6 +27,7 @@ import atexit
 import logging
 import os
 import shutil
+import signal
 import tempfile
 import threading
 from collections.abc import Callable, MutableMapping
@@ -243,7 +244,9 @@ class Preview:
         import it (only those) run again; start the workers' libraries importing now, so that
         the first code edit does not wait for them. Under ``--dirty``, a page whose code result
         went stale (a lab edit) keeps its old content while it runs, and a file of the preview's
-        own, watched, asks for the rebuild that shows it: the page you saved is not held up."""
+        own, watched, asks for the rebuild that shows it: the page you saved is not held up.
+        SIGTERM stops the server as Ctrl-C does (:func:`_stop_on_sigterm`)."""
+        _stop_on_sigterm()
         if engine is None:
             return
         for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
@@ -331,3 +334,18 @@ def _modified(file: File) -> None:
     """Make MkDocs take ``file`` for modified: its output older than its source."""
     if os.path.isfile(file.abs_dest_path):
         os.utime(file.abs_dest_path, (0, 0))
+
+
+def _stop_on_sigterm() -> None:
+    """Under serve, SIGTERM (``kill``, ``timeout``, a supervisor's or an editor's stop) stops the
+    server as Ctrl-C does: MkDocs removes its temporary copy of the site and lessonkit its
+    folders and workers. By default the process died at once and left them all in the temporary
+    folder. A handler set by someone else stays."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
