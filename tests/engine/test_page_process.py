@@ -121,8 +121,11 @@ def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_p
 
 def test_a_page_stopped_by_the_build_leaves_no_working_folder(tmp_path: Path) -> None:
     pool = WorkerPool(1, default_timeout=60)
-    where = tmp_path / "cwd"
-    code = f"import os, time\nopen({str(where)!r}, 'w').write(os.getcwd())\ntime.sleep(60)"
+    where, written = tmp_path / "cwd", tmp_path / "cwd.tmp"
+    code = (  # renamed into place once written: the test never reads it half-written
+        f"import os, time\nopen({str(written)!r}, 'w').write(os.getcwd())\n"
+        f"os.replace({str(written)!r}, {str(where)!r})\ntime.sleep(60)"
+    )
     try:
         with ThreadPoolExecutor(1) as threads:
             running = threads.submit(run, pool, f"```python exec\n{code}\n```\n")
