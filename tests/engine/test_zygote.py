@@ -4,6 +4,7 @@ with what to check, and the pipes and paths it hands on do not leak or break the
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 from collections.abc import Iterator
@@ -157,17 +158,22 @@ def test_a_stale_zygote_stops_only_the_idle_workers_it_forked() -> None:
 
 
 def test_joining_a_forked_worker_waits_for_its_exit_and_no_longer() -> None:
+    told, tell = os.pipe()
     pid = os.fork()
-    if pid == 0:  # stands in for a worker: exits after a while
-        time.sleep(0.3)
+    if pid == 0:  # stands in for a worker: exits when told (or after a minute)
+        os.close(tell)
+        select.select([told], [], [], 60)
         os._exit(0)
+    os.close(told)
     try:
         forked = zygote.Forked(pid)
         start = time.monotonic()
-        forked.join(0.05)  # still running: back after the timeout
-        assert forked.is_alive() and time.monotonic() - start < 0.25
-        forked.join(10)  # back when it exits, not after the timeout
-        assert not forked.is_alive() and time.monotonic() - start < 5
+        forked.join(0.05)  # still running: back after the timeout, not when it exits
+        assert forked.is_alive() and time.monotonic() - start < 30
+        os.close(tell)  # the worker exits now
+        start = time.monotonic()
+        forked.join(60)  # back when it exits, not after the timeout
+        assert not forked.is_alive() and time.monotonic() - start < 30
         forked.join()  # gone already: at once
     finally:
         os.waitpid(pid, 0)
