@@ -87,6 +87,24 @@ def test_a_zygote_that_hangs_is_stopped_and_no_page_waits_for_it_again(
     assert hung.reap(5), "the hung zygote was killed"
 
 
+def test_a_zygote_waits_for_its_workers_not_for_processes_that_have_their_pids_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    """Once a worker has exited its pid may name another process (pids wrap around, at 32768
+    on many systems): here every pid does. The zygote still exits once its workers have (a
+    killed zygote leaves its page folders, and what killed workers' pages left running)."""
+    reused = "import lessonkit.execute.processes as p; p.alive = lambda pid: True"
+    site_customize(tmp_path / "site", reused, monkeypatch)
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+    finally:
+        pool.close()
+    started = zygote._current
+    zygote.stop()
+    assert started is not None and started.process.returncode == 0, "it was killed"
+
+
 def test_the_builds_end_of_a_workers_pipe_is_not_inherited(fresh_zygote: None) -> None:
     pool = WorkerPool(1, default_timeout=30)
     try:

@@ -173,20 +173,27 @@ def main(fd: int) -> None:
     # Every page's working folder is made in this one (worker.serve), which goes with the
     # zygote: a worker killed while its page ran (kill -9) leaves nothing behind in /tmp.
     tempfile.tempdir = pages = tempfile.mkdtemp(prefix="lessonkit-pages-")
-    signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
+    # Workers are never zombies; once reaped, a worker's pid may name another process soon.
+    exited: set[int] = set()
+    signal.signal(signal.SIGCHLD, lambda *_: exited.update(processes.reap()))
     workers: list[int] = []
     with contextlib.suppress(OSError):  # the build is gone: stop forking
         control.sendall(b"r")
         while control.recv(1):
             ours, theirs = socket.socketpair()
-            pid = os.fork()
-            if pid == 0:  # the worker: never returns
-                _worker(control, ours, theirs)
-            workers.append(pid)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])  # its exit comes after
+            try:
+                pid = os.fork()
+                if pid == 0:  # the worker: never returns
+                    _worker(control, ours, theirs)
+                exited.discard(pid)  # a pid an exited worker had: this one's now
+                workers.append(pid)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
             theirs.close()
             with ours:
                 socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
-    while any(processes.alive(pid) for pid in workers):  # the build stops them
+    while not exited.issuperset(workers):  # the build stops them
         time.sleep(0.01)
     processes.kill_descendants()  # what a killed worker's pages left running, adopted here
     shutil.rmtree(pages, ignore_errors=True)
@@ -197,6 +204,7 @@ def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) 
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # it waits for its own page processes
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])  # blocked while it forked
         control.close()  # lesson code cannot ask for workers, nor keep the zygote alive
         ours.close()
         from lessonkit.execute import worker
