@@ -197,6 +197,26 @@ def test_joining_a_forked_worker_waits_for_its_exit_and_no_longer() -> None:
         os.waitpid(pid, 0)
 
 
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pid is all there is without pidfd")
+def test_a_worker_that_has_exited_is_never_signalled_though_its_pid_lives_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the zygote has collected an exited worker, its pid may name another process (pids
+    wrap around): here every pid does. Stopping the worker signals and waits for nothing."""
+    pid = os.fork()
+    if pid == 0:  # stands in for a worker: exits at once
+        os._exit(0)
+    forked = zygote.Forked(pid)
+    os.waitpid(pid, 0)  # collected, as the zygote collects its workers: the pid is free
+    signalled: list[tuple[int, int]] = []
+    monkeypatch.setattr(processes, "alive", lambda pid: True)
+    monkeypatch.setattr(os, "kill", lambda pid, signum: signalled.append((pid, signum)))
+    assert not forked.is_alive()
+    forked.terminate()
+    forked.join()  # at once
+    assert signalled == []
+
+
 def test_a_killed_workers_page_folder_goes_with_the_zygote(
     tmp_path: Path, fresh_zygote: None
 ) -> None:

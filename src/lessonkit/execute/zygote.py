@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from multiprocessing.connection import Connection
 
 from lessonkit.execute import processes
@@ -216,31 +217,52 @@ def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) 
 
 
 class Forked:
-    """A worker forked by the zygote, as the build sees it (it is not the build's child)."""
+    """A worker forked by the zygote, as the build sees it (it is not the build's child).
+
+    On Linux the build holds a pidfd of it from the start: once it has exited and the zygote
+    has collected it, its pid may soon name another process (pids wrap around), which a stop
+    must neither signal nor wait for. The pidfd is closed with this object, never while another
+    thread may be waiting on it. Elsewhere the pid is all there is."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self._pidfd: int | None = None
+        self._gone = False
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            self._gone = True  # exited and collected already
+        except (AttributeError, OSError):  # no pidfd here (macOS, Linux before 5.3)
+            pass
+        else:
+            weakref.finalize(self, os.close, self._pidfd)
 
     def is_alive(self) -> bool:
-        return processes.alive(self.pid)
+        return not self._exited(0)
 
     def terminate(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, signal.SIGTERM)
+            if self._pidfd is not None:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGTERM)
+            elif not self._gone:
+                os.kill(self.pid, signal.SIGTERM)
 
     def join(self, timeout: float | None = None) -> None:
-        """Wait until the worker has exited (up to ``timeout`` seconds): on Linux for its pidfd
-        to become readable, elsewhere by polling."""
-        try:
-            pidfd = os.pidfd_open(self.pid)
-        except ProcessLookupError:
-            return  # gone already
-        except (AttributeError, OSError):  # no pidfd here (macOS, Linux before 5.3)
+        """Wait until the worker has exited (up to ``timeout`` seconds)."""
+        self._exited(timeout)
+
+    def _exited(self, timeout: float | None) -> bool:
+        """Whether the worker has exited, waiting up to ``timeout`` seconds (None: until it
+        has): for its pidfd to become readable, elsewhere by polling its pid."""
+        if self._gone:
+            return True
+        if self._pidfd is None:
             deadline = None if timeout is None else time.monotonic() + timeout
-            while self.is_alive() and (deadline is None or time.monotonic() < deadline):
+            while processes.alive(self.pid):
+                if deadline is not None and time.monotonic() >= deadline:
+                    return False
                 time.sleep(0.005)
-            return
-        try:
-            select.select([pidfd], [], [], timeout)
-        finally:
-            os.close(pidfd)
+            return True
+        poll = select.poll()  # not select(): any descriptor number
+        poll.register(self._pidfd, select.POLLIN)
+        return bool(poll.poll(None if timeout is None else timeout * 1000))
