@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import select
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -106,6 +107,22 @@ def test_a_zygote_waits_for_its_workers_not_for_processes_that_have_their_pids_n
 
 
 def test_the_builds_end_of_a_workers_pipe_is_not_inherited(fresh_zygote: None) -> None:
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        [started] = pool._all
+        assert not os.get_inheritable(started.conn.fileno())
+    finally:
+        pool.close()
+
+
+@pytest.mark.skipif(not hasattr(socket, "MSG_CMSG_CLOEXEC"), reason="received, then marked")
+def test_the_builds_end_of_a_workers_pipe_is_never_inheritable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not inheritable from the moment it is received: marked afterwards, a process that another
+    thread started in between would keep it (and a worker would outlive a killed build)."""
+    monkeypatch.setattr(os, "set_inheritable", lambda fd, inheritable: None)  # no marking
     pool = WorkerPool(1, default_timeout=30)
     try:
         assert run(pool, "{{ 6 * 7 }}\n").ok

@@ -17,6 +17,7 @@ build closed its socket (the build ended, was killed or retired it) exits once i
 
 from __future__ import annotations
 
+import array
 import contextlib
 import json
 import os
@@ -69,12 +70,12 @@ class Zygote:
                 self._wait_ready(timeout)
             try:
                 self._socket.sendall(b"f")
-                message, fds, _, _ = socket.recv_fds(self._socket, 32, 1)
+                message, fds = _receive_fd(self._socket)
             except (OSError, ValueError) as error:  # ValueError: closed (retired) meanwhile
                 raise ZygoteFailed(f"lessonkit's zygote stopped: {error}") from None
         if not fds:
             raise ZygoteFailed("lessonkit's zygote stopped")
-        os.set_inheritable(fds[0], False)  # as a Pipe()'s: no process the build starts holds it
+        os.set_inheritable(fds[0], False)  # where _CLOEXEC is not: received inheritable
         return int(message), Connection(fds[0])
 
     def _wait_ready(self, timeout: float) -> None:
@@ -111,6 +112,24 @@ def _flags() -> list[str]:
     if "-I" in flags:  # isolated: -E, -s and -P
         flags = [flag for flag in flags if flag != "-I"] + ["-s", "-P"]
     return [flag for flag in flags if flag != "-E"]
+
+
+_CLOEXEC = getattr(socket, "MSG_CMSG_CLOEXEC", 0)
+"""Receive a worker's pipe non-inheritable (as a Pipe()'s), on Linux at once: received
+inheritable, a process another thread of the build started meanwhile (``os.system``, a plugin's
+spawn) would hold the build's end, and a worker would not see the build go until it ended."""
+
+
+def _receive_fd(sock: socket.socket) -> tuple[bytes, list[int]]:
+    """:func:`socket.recv_fds` for one descriptor, with :data:`_CLOEXEC` (``recv_fds`` does not
+    pass its ``flags`` on to ``recvmsg``: Python 3.11 here)."""
+    size = array.array("i").itemsize
+    message, ancillary, _, _ = sock.recvmsg(32, socket.CMSG_LEN(size), _CLOEXEC)
+    fds = array.array("i")
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % size])
+    return message, list(fds)
 
 
 _SYS_PATH = "LESSONKIT_ZYGOTE_SYS_PATH"
