@@ -386,7 +386,11 @@ class WorkerPool:
             worker.stop()
             return None
         with self._lock:
-            return worker if self._closes == closes else None  # (the close stops it)
+            if self._closes == closes:
+                return worker
+            if worker in self._all:  # idle since the pool was used again: the next run's
+                self._idle.put(worker)
+        return None  # else it was the closed pool's, which stopped it
 
     def _drop_idle(self, stale: zygote.Zygote | None) -> None:
         """Stop the idle workers forked from ``stale`` (all a ``spawn`` pool's: None); keep
