@@ -304,8 +304,10 @@ def test_a_mouse_drags_a_slider_and_bars_move_unless_motion_is_reduced(
         width = bar.evaluate("(el) => el.getBoundingClientRect().width")
         page.locator(f'{BOX} [data-role="reset"]').click()
         field(page, "score", 0).fill("-5")  # token 1's bar shrinks; its track keeps its size
-        page.wait_for_timeout(400)
-        assert bar.evaluate("(el) => el.getBoundingClientRect().width") < width / 10
+        page.wait_for_function(  # once its transition has run, however slow the machine
+            "([el, most]) => el.getBoundingClientRect().width < most",
+            arg=[bar.element_handle(), width / 10],
+        )
         assert page.locator(f"{BOX} .lk-explorer__bar").first.bounding_box()["width"] > 0
         context.close()
 

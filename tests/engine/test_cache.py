@@ -1,9 +1,12 @@
 """The cache serves only what is still true: corrupt, stale or failed entries are never used."""
 
+import os
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute.cache import Cache
+from lessonkit.execute.digests import file_digest
+from lessonkit.execute.imports import source_digest
 from lessonkit.execute.results import PageResult, StepResult
 
 
@@ -34,6 +37,43 @@ def test_editing_a_data_file_the_page_read_invalidates_the_entry(tmp_path: Path)
     cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
     assert cache.get("k") is not None
     data.write_text("2,1,0")
+    assert cache.get("k") is None
+
+
+def _rewrite_in_the_same_tick(path: Path, text: str) -> None:
+    """Rewrite ``path`` as a second save within its file system's timestamp granularity does
+    (Linux before 6.13 stamps files from a clock that ticks every few milliseconds): same size,
+    same mtime."""
+    before = path.stat()
+    assert len(text.encode()) == before.st_size
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_a_data_file_rewritten_within_its_mtime_s_tick_invalidates_the_entry(
+    tmp_path: Path,
+) -> None:
+    """A file changed just before its entry was stored (within :data:`RACY`) is read again at
+    each lookup, not taken from what an earlier lookup read at the same mtime and size."""
+    data = tmp_path / "scores.csv"
+    data.write_text("3,1,0")
+    cache = Cache(tmp_path / "cache")
+    cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
+    assert cache.get("k") is not None
+    _rewrite_in_the_same_tick(data, "2,1,0")
+    assert cache.get("k") is None
+
+
+def test_a_module_rewritten_within_its_mtime_s_tick_invalidates_the_entry(
+    tmp_path: Path,
+) -> None:
+    module = tmp_path / "helpers.py"
+    module.write_text("VALUE = 1\n")
+    cache = Cache(tmp_path / "cache")
+    sources = {str(module): source_digest(str(module))}
+    cache.put("k", PageResult(steps=[StepResult()], sources=sources))
+    assert cache.get("k") is not None
+    _rewrite_in_the_same_tick(module, "VALUE = 2\n")
     assert cache.get("k") is None
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from lessonkit.execute import worker as worker_module
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.worker import Job, Limits, Worker, WorkerPool
 
@@ -121,8 +122,11 @@ def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_p
 
 def test_a_page_stopped_by_the_build_leaves_no_working_folder(tmp_path: Path) -> None:
     pool = WorkerPool(1, default_timeout=60)
-    where = tmp_path / "cwd"
-    code = f"import os, time\nopen({str(where)!r}, 'w').write(os.getcwd())\ntime.sleep(60)"
+    where, written = tmp_path / "cwd", tmp_path / "cwd.tmp"
+    code = (  # renamed into place once written: the test never reads it half-written
+        f"import os, time\nopen({str(written)!r}, 'w').write(os.getcwd())\n"
+        f"os.replace({str(written)!r}, {str(where)!r})\ntime.sleep(60)"
+    )
     try:
         with ThreadPoolExecutor(1) as threads:
             running = threads.submit(run, pool, f"```python exec\n{code}\n```\n")
@@ -176,3 +180,34 @@ def test_a_worker_stopped_while_it_runs_a_page_has_its_pipe_closed_once_by_that_
     assert closed_by == [runner]
     worker.stop()  # stopping again is harmless
     assert closed_by == [runner]
+
+
+def test_a_pool_closed_while_a_worker_starts_stops_that_worker_and_runs_no_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C during a cold build's first seconds: the worker was not the pool's yet when the
+    # pool stopped its workers, then ran its page to the end (a runaway block held the build).
+    starting, closed, started = threading.Event(), threading.Event(), []
+
+    class Starting(Worker):
+        def __init__(self) -> None:
+            starting.set()
+            closed.wait(30)  # the zygote still imports while the build stops
+            super().__init__()
+            started.append(self)
+
+    monkeypatch.setattr(worker_module, "Worker", Starting)
+    pool = WorkerPool(1, default_timeout=60)
+    ran = tmp_path / "ran"
+    try:
+        with ThreadPoolExecutor(1) as threads:
+            running = threads.submit(run, pool, f"```python exec\nopen({str(ran)!r}, 'w')\n```\n")
+            assert starting.wait(30)
+            pool.close()
+            closed.set()
+            result = running.result(timeout=60)
+    finally:
+        pool.close()
+    assert not ran.exists(), "the page ran after the build stopped"
+    assert "the lessonkit worker running this page stopped" in result.problems[0].message
+    assert [w.alive() for w in started] == [False], "its worker outlived the pool"

@@ -136,14 +136,21 @@ def test_a_build_stopped_during_a_runaway_block_leaves_no_process(
         "LESSONKIT_TEST_MARK": marker,
         "LESSONKIT_TEST_READY": str(ready),
     }
-    build = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # the signal goes to the build alone, as `kill PID` sends it
-    )
+    # A process started with SIGINT ignored (as a shell starts a command with `&`) ignores it
+    # for good, and so do the processes it starts: a pytest run in the background would hand
+    # that on to the build. The build starts as one started from a terminal does.
+    saved = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        build = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "build", "--strict"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # the signal goes to the build alone, as `kill PID` sends it
+        )
+    finally:
+        signal.signal(signal.SIGINT, saved)
     try:
         deadline = time.monotonic() + 120
         while not ready.exists() and build.poll() is None and time.monotonic() < deadline:

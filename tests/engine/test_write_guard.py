@@ -199,14 +199,30 @@ def test_c_code_deleting_a_page_through_ctypes_is_found(project: Path) -> None:
     assert problem.line == 5 and "C code (ctypes)" in problem.hint
 
 
-def _run_while_another_program_edits(project: Path, code: str = "import time\ntime.sleep(1)"):
-    """The problems of a page running ``code`` while another program appends to a page."""
+def _run_while_another_program_edits(project: Path, code: str = "", edit: str = ""):
+    """The problems of a page running ``code`` while another program runs ``edit`` (a shell
+    command; by default it appends to a page): once ``code`` ran, the page says so and waits
+    until the edit is made, so the edit falls inside the page's run however loaded the
+    machine is."""
+    work = project / "work"  # the page's working folder
+    edit = edit or f"echo edited >> {project / 'docs' / 'page.md'}"
     later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo edited >> {project / 'docs' / 'page.md'}"]
+        [
+            "sh",
+            "-c",
+            f"until [ -e {work / 'started'} ]; do sleep 0.01; done; {edit}; "
+            f"touch {work / 'edited'}",
+        ]
+    )
+    wait = (
+        "import os, time\nopen('started', 'w').close()\ndeadline = time.monotonic() + 60\n"
+        "while not os.path.exists('edited') and time.monotonic() < deadline:\n"
+        "    time.sleep(0.01)"
     )
     try:
-        return _run(project, code).problems
+        return _run(project, f"{code}\n{wait}" if code else wait).problems
     finally:
+        later.kill()  # done by now, unless the page failed before it started waiting
         later.wait()
 
 
@@ -279,14 +295,9 @@ def test_a_change_between_pages_is_no_later_page_s_and_new_folders_are_watched(
     )
     [problem] = _run(project, code).problems
     assert problem.line == 5 and problem.message.endswith("created docs/new/made.md")
-    later = subprocess.Popen(
-        ["sh", "-c", f"sleep 0.3; echo x > {project / 'docs' / 'new' / 'b.md'}"]
-    )
     filewatch.keep_snapshots(kept)
-    try:
-        [problem] = _run(project, "import time\ntime.sleep(1)").problems
-    finally:
-        later.wait()
+    edit = f"echo x > {project / 'docs' / 'new' / 'b.md'}"
+    [problem] = _run_while_another_program_edits(project, edit=edit)
     assert problem.message.endswith("created docs/new/b.md")  # found in a folder made later
 
 
@@ -319,7 +330,7 @@ def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
     project: Path, kept: list[Path]
 ) -> None:
     fd = filewatch._kept.inotify.fd
-    code = f"import os, time\nread, write = os.pipe()\nos.dup2(read, {fd})\ntime.sleep(1)"
+    code = f"import os\nread, write = os.pipe()\nos.dup2(read, {fd})"
     [problem] = _run_while_another_program_edits(project, code)
     assert problem.message.endswith("changed docs/page.md")
 

@@ -4,7 +4,9 @@ with what to check, and the pipes and paths it hands on do not leak or break the
 from __future__ import annotations
 
 import os
+import select
 import signal
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -88,7 +90,41 @@ def test_a_zygote_that_hangs_is_stopped_and_no_page_waits_for_it_again(
     assert hung.reap(5), "the hung zygote was killed"
 
 
+def test_a_zygote_waits_for_its_workers_not_for_processes_that_have_their_pids_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    """Once a worker has exited its pid may name another process (pids wrap around, at 32768
+    on many systems): here every pid does. The zygote still exits once its workers have (a
+    killed zygote leaves its page folders, and what killed workers' pages left running)."""
+    reused = "import lessonkit.execute.processes as p; p.alive = lambda pid: True"
+    site_customize(tmp_path / "site", reused, monkeypatch)
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+    finally:
+        pool.close()
+    started = zygote._current
+    zygote.stop()
+    assert started is not None and started.process.returncode == 0, "it was killed"
+
+
 def test_the_builds_end_of_a_workers_pipe_is_not_inherited(fresh_zygote: None) -> None:
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        [started] = pool._all
+        assert not os.get_inheritable(started.conn.fileno())
+    finally:
+        pool.close()
+
+
+@pytest.mark.skipif(not hasattr(socket, "MSG_CMSG_CLOEXEC"), reason="received, then marked")
+def test_the_builds_end_of_a_workers_pipe_is_never_inheritable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not inheritable from the moment it is received: marked afterwards, a process that another
+    thread started in between would keep it (and a worker would outlive a killed build)."""
+    monkeypatch.setattr(os, "set_inheritable", lambda fd, inheritable: None)  # no marking
     pool = WorkerPool(1, default_timeout=30)
     try:
         assert run(pool, "{{ 6 * 7 }}\n").ok
@@ -159,20 +195,45 @@ def test_a_stale_zygote_stops_only_the_idle_workers_it_forked() -> None:
 
 
 def test_joining_a_forked_worker_waits_for_its_exit_and_no_longer() -> None:
+    told, tell = os.pipe()
     pid = os.fork()
-    if pid == 0:  # stands in for a worker: exits after a while
-        time.sleep(0.3)
+    if pid == 0:  # stands in for a worker: exits when told (or after a minute)
+        os.close(tell)
+        select.select([told], [], [], 60)
         os._exit(0)
+    os.close(told)
     try:
         forked = zygote.Forked(pid)
         start = time.monotonic()
-        forked.join(0.05)  # still running: back after the timeout
-        assert forked.is_alive() and time.monotonic() - start < 0.25
-        forked.join(10)  # back when it exits, not after the timeout
-        assert not forked.is_alive() and time.monotonic() - start < 5
+        forked.join(0.05)  # still running: back after the timeout, not when it exits
+        assert forked.is_alive() and time.monotonic() - start < 30
+        os.close(tell)  # the worker exits now
+        start = time.monotonic()
+        forked.join(60)  # back when it exits, not after the timeout
+        assert not forked.is_alive() and time.monotonic() - start < 30
         forked.join()  # gone already: at once
     finally:
         os.waitpid(pid, 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pid is all there is without pidfd")
+def test_a_worker_that_has_exited_is_never_signalled_though_its_pid_lives_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the zygote has collected an exited worker, its pid may name another process (pids
+    wrap around): here every pid does. Stopping the worker signals and waits for nothing."""
+    pid = os.fork()
+    if pid == 0:  # stands in for a worker: exits at once
+        os._exit(0)
+    forked = zygote.Forked(pid)
+    os.waitpid(pid, 0)  # collected, as the zygote collects its workers: the pid is free
+    signalled: list[tuple[int, int]] = []
+    monkeypatch.setattr(processes, "alive", lambda pid: True)
+    monkeypatch.setattr(os, "kill", lambda pid, signum: signalled.append((pid, signum)))
+    assert not forked.is_alive()
+    forked.terminate()
+    forked.join()  # at once
+    assert signalled == []
 
 
 def test_a_killed_workers_page_folder_goes_with_the_zygote(

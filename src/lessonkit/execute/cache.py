@@ -387,15 +387,21 @@ def _stamp(path: str) -> list[int] | None:
     return [info.st_mtime_ns, info.st_size]
 
 
-@memoized
-def _digest_at(path: str, stamp: tuple[int, int]) -> str | None:
-    """The digest of a recorded read (a file's bytes, or a folder's names) as ``stamp`` was."""
+def _digest(path: str) -> str | None:
+    """The digest of a recorded read now: a file's bytes, or a folder's names."""
     if path.endswith(LISTING):
         return listing_digest(path)
     try:
         return file_digest(Path(path))
     except OSError:
         return None
+
+
+@memoized
+def _digest_at(path: str, stamp: tuple[int, int]) -> str | None:
+    """:func:`_digest` as it was at ``stamp``, read once per stamp: for stamps older than
+    :data:`RACY` only (a file rewritten within its mtime's granularity keeps its stamp)."""
+    return _digest(path)
 
 
 def _stamps(reads: dict[str, str]) -> Stamps:
@@ -420,8 +426,11 @@ def _still_current(reads: dict[str, str], stamps: Stamps) -> Stamps | None:
         stamp = _stamp(path)
         if stamp is None:
             return None
-        if stamp != stamps.get(path) and _digest_at(path, (stamp[0], stamp[1])) != digest:
-            return None
+        if stamp != stamps.get(path):
+            trusted = stamp[0] < old_enough  # else read again at every lookup, as if unstamped
+            current = _digest_at(path, (stamp[0], stamp[1])) if trusted else _digest(path)
+            if current != digest:
+                return None
         if path in stamps or stamp[0] < old_enough:
             fresh[path] = stamp
     return fresh

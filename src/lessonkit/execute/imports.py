@@ -23,9 +23,9 @@ lessonkit's modules (and local ones) are also followed statically (:func:`_impor
 what any module was seen importing earlier in the process is kept for later pages (:data:`_later`).
 
 **Checking.** :func:`still_current` runs at every cache lookup, in the parent: one ``stat`` per
-source file (a digest is re-read only when a file's mtime or size changed: :func:`source_digest`)
-and one dict lookup per distribution (:func:`installed_version` reads each METADATA once per
-process).
+source file (a digest is re-read only when a file's mtime or size changed, or while they are
+too recent to tell a rewrite: :func:`source_digest`) and one dict lookup per distribution
+(:func:`installed_version` reads each METADATA once per process).
 
 **Stale workers.** A worker holds the modules its zygote imported (lessonkit's runner and figure
 style among them); under ``mkdocs serve`` a lessonkit file may be edited after the zygote loaded
@@ -427,16 +427,25 @@ def _stamp(path: str) -> tuple[int, int] | None:
     return stat.st_mtime_ns, stat.st_size
 
 
+def _sha256(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 @cache
 def _digest_at(path: str, stamp: tuple[int, int]) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return _sha256(path)
 
 
 def source_digest(path: str) -> str | None:
     """sha256 of a source file now (None if it is gone); re-read only when its mtime or size
-    changed, so a warm build's lookups cost one ``stat`` per file."""
+    changed, so a warm build's lookups cost one ``stat`` per file, or while its mtime is within
+    :data:`STAMP_SLACK` of now (a rewrite within the mtime's granularity keeps the stamp)."""
     stamp = _stamp(path)
-    return _digest_at(path, stamp) if stamp else None
+    if stamp is None:
+        return None
+    if time.time_ns() - stamp[0] < STAMP_SLACK * 1e9:
+        return _sha256(path)
+    return _digest_at(path, stamp)
 
 
 _loaded: dict[str, tuple[tuple[int, int], str]] = {}

@@ -136,15 +136,17 @@ def _has_children() -> bool:
     return True
 
 
-def reap() -> None:
-    """Collect every exited child of this process (none is left a zombie)."""
+def reap() -> list[int]:
+    """Collect every exited child of this process (none is left a zombie); their ids."""
+    reaped = []
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return reaped
         if pid == 0:
-            return
+            return reaped
+        reaped.append(pid)
 
 
 def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:

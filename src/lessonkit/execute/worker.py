@@ -336,6 +336,8 @@ class WorkerPool:
         self._all: list[Worker] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._closes = 0
+        """How many times the pool was closed: a run under way across a close stops there."""
         _POOLS.add(self)
 
     @property
@@ -344,36 +346,51 @@ class WorkerPool:
 
     def run(self, job: Job) -> PageResult:
         with self._slots:
+            closes = self._closes
             for _ in range(STALE_RETRIES):
                 if self._closed:
                     return _lost_result(job, None)
                 try:
-                    worker = self._take()
+                    worker = self._take(closes)
                 except zygote.ZygoteFailed as error:  # every page says so, none waits again
                     return _not_started_result(job, str(error))
+                if worker is None:  # the pool was closed meanwhile (the build is stopping)
+                    return _lost_result(job, None)
                 try:
                     return worker.run(job, self.limits)
                 except WorkerStale:  # so are its zygote and the idle workers it forked
                     if worker.zygote:
                         zygote.retire(worker.zygote)
-                    with self._lock:
+                    with self._lock, contextlib.suppress(ValueError):  # closed meanwhile
                         self._all.remove(worker)
                     self._drop_idle(worker.zygote)
                 finally:
-                    if worker.alive() and not self._closed:
+                    if worker.alive() and not self._closed and self._closes == closes:
                         self._idle.put(worker)
             raise RuntimeError(
                 f"lessonkit's source files kept changing while {job.display_path} ran"
             )
 
-    def _take(self) -> Worker:
+    def _take(self, closes: int) -> Worker | None:
+        """An idle worker, or a new one; None if the pool was closed since the run began
+        (``closes``): a worker still starting when the pool stopped its workers is stopped
+        here, before it runs a page."""
         try:
-            return self._idle.get_nowait()
+            worker = self._idle.get_nowait()
         except queue.Empty:
             worker = Worker()
             with self._lock:
-                self._all.append(worker)
-            return worker
+                if self._closes == closes:
+                    self._all.append(worker)
+                    return worker
+            worker.stop()
+            return None
+        with self._lock:
+            if self._closes == closes:
+                return worker
+            if worker in self._all:  # idle since the pool was used again: the next run's
+                self._idle.put(worker)
+        return None  # else it was the closed pool's, which stopped it
 
     def _drop_idle(self, stale: zygote.Zygote | None) -> None:
         """Stop the idle workers forked from ``stale`` (all a ``spawn`` pool's: None); keep
@@ -387,7 +404,7 @@ class WorkerPool:
             if stale is not None and worker.zygote is not stale:
                 kept.append(worker)
                 continue
-            with self._lock:
+            with self._lock, contextlib.suppress(ValueError):  # closed meanwhile
                 self._all.remove(worker)
             worker.stop()
         for worker in reversed(kept):  # back in the order they were taken from
@@ -396,6 +413,7 @@ class WorkerPool:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            self._closes += 1
             workers, self._all = self._all, []
         for worker in workers:  # every worker is told first, then each is waited for
             with contextlib.suppress(OSError, ValueError, AssertionError):

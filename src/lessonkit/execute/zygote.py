@@ -19,6 +19,7 @@ either way its folder of page folders goes with it.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import json
 import os
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from multiprocessing.connection import Connection
 
 from lessonkit.execute import processes
@@ -70,12 +72,12 @@ class Zygote:
                 self._wait_ready(timeout)
             try:
                 self._socket.sendall(b"f")
-                message, fds, _, _ = socket.recv_fds(self._socket, 32, 1)
+                message, fds = _receive_fd(self._socket)
             except (OSError, ValueError) as error:  # ValueError: closed (retired) meanwhile
                 raise ZygoteFailed(f"lessonkit's zygote stopped: {error}") from None
         if not fds:
             raise ZygoteFailed("lessonkit's zygote stopped")
-        os.set_inheritable(fds[0], False)  # as a Pipe()'s: no process the build starts holds it
+        os.set_inheritable(fds[0], False)  # where _CLOEXEC is not: received inheritable
         return int(message), Connection(fds[0])
 
     def _wait_ready(self, timeout: float) -> None:
@@ -112,6 +114,24 @@ def _flags() -> list[str]:
     if "-I" in flags:  # isolated: -E, -s and -P
         flags = [flag for flag in flags if flag != "-I"] + ["-s", "-P"]
     return [flag for flag in flags if flag != "-E"]
+
+
+_CLOEXEC = getattr(socket, "MSG_CMSG_CLOEXEC", 0)
+"""Receive a worker's pipe non-inheritable (as a Pipe()'s), on Linux at once: received
+inheritable, a process another thread of the build started meanwhile (``os.system``, a plugin's
+spawn) would hold the build's end, and a worker would not see the build go until it ended."""
+
+
+def _receive_fd(sock: socket.socket) -> tuple[bytes, list[int]]:
+    """:func:`socket.recv_fds` for one descriptor, with :data:`_CLOEXEC` (``recv_fds`` does not
+    pass its ``flags`` on to ``recvmsg``: Python 3.11 here)."""
+    size = array.array("i").itemsize
+    message, ancillary, _, _ = sock.recvmsg(32, socket.CMSG_LEN(size), _CLOEXEC)
+    fds = array.array("i")
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % size])
+    return message, list(fds)
 
 
 _SYS_PATH = "LESSONKIT_ZYGOTE_SYS_PATH"
@@ -173,23 +193,30 @@ def main(fd: int) -> None:
 
     worker.prepare()
     workers: list[int] = []
-    _stop_on_signals(control, workers)
+    # Workers are never zombies; once reaped, a worker's pid may name another process soon.
+    exited: set[int] = set()
+    _stop_on_signals(control, workers, exited)
     # Every page's working folder is made in this one (worker.serve), which goes with the
     # zygote: a worker killed while its page ran (kill -9) leaves nothing behind in /tmp.
     tempfile.tempdir = pages = tempfile.mkdtemp(prefix="lessonkit-pages-")
-    signal.signal(signal.SIGCHLD, lambda *_: processes.reap())  # workers are never zombies
+    signal.signal(signal.SIGCHLD, lambda *_: exited.update(processes.reap()))
     with contextlib.suppress(OSError):  # the build is gone: stop forking
         control.sendall(b"r")
         while control.recv(1):
             ours, theirs = socket.socketpair()
-            pid = os.fork()
-            if pid == 0:  # the worker: never returns
-                _worker(control, ours, theirs)
-            workers.append(pid)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])  # its exit comes after
+            try:
+                pid = os.fork()
+                if pid == 0:  # the worker: never returns
+                    _worker(control, ours, theirs)
+                exited.discard(pid)  # a pid an exited worker had: this one's now
+                workers.append(pid)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])
             theirs.close()
             with ours:
                 socket.send_fds(control, [str(pid).encode()], [ours.fileno()])
-    while any(processes.alive(pid) for pid in workers):  # the build stops them
+    while not exited.issuperset(workers):  # the build stops them
         time.sleep(0.01)
     processes.kill_descendants()  # what a killed worker's pages left running, adopted here
     shutil.rmtree(pages, ignore_errors=True)
@@ -203,9 +230,10 @@ reaches the zygote too, which then stops its workers and removes its folder of p
 ignores (``nohup``) stays ignored."""
 
 
-def _stop_on_signals(control: socket.socket, workers: list[int]) -> None:
+def _stop_on_signals(control: socket.socket, workers: list[int], exited: set[int]) -> None:
     """Handle :data:`STOPS`: the zygote forks no more and stops ``workers`` (each kills its page
-    and removes its folder); :func:`main` then waits for them and removes the rest."""
+    and removes its folder), but not those ``exited`` (their pids may name other processes now);
+    :func:`main` then waits for them and removes the rest."""
     zygote = os.getpid()
 
     def stop(signum: int, _: object) -> None:
@@ -214,8 +242,9 @@ def _stop_on_signals(control: socket.socket, workers: list[int]) -> None:
         with contextlib.suppress(OSError):
             control.shutdown(socket.SHUT_RDWR)  # its recv() returns: the loop ends
         for pid in workers:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGTERM)
+            if pid not in exited:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGTERM)
 
     for signum in STOPS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
@@ -230,6 +259,7 @@ def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) 
         for signum in STOPS:  # the zygote's handler: not the worker's, nor its pages'
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 signal.signal(signum, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGCHLD])  # blocked while it forked
         control.close()  # lesson code cannot ask for workers, nor keep the zygote alive
         ours.close()
         from lessonkit.execute import worker
@@ -241,31 +271,52 @@ def _worker(control: socket.socket, ours: socket.socket, theirs: socket.socket) 
 
 
 class Forked:
-    """A worker forked by the zygote, as the build sees it (it is not the build's child)."""
+    """A worker forked by the zygote, as the build sees it (it is not the build's child).
+
+    On Linux the build holds a pidfd of it from the start: once it has exited and the zygote
+    has collected it, its pid may soon name another process (pids wrap around), which a stop
+    must neither signal nor wait for. The pidfd is closed with this object, never while another
+    thread may be waiting on it. Elsewhere the pid is all there is."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self._pidfd: int | None = None
+        self._gone = False
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            self._gone = True  # exited and collected already
+        except (AttributeError, OSError):  # no pidfd here (macOS, Linux before 5.3)
+            pass
+        else:
+            weakref.finalize(self, os.close, self._pidfd)
 
     def is_alive(self) -> bool:
-        return processes.alive(self.pid)
+        return not self._exited(0)
 
     def terminate(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, signal.SIGTERM)
+            if self._pidfd is not None:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGTERM)
+            elif not self._gone:
+                os.kill(self.pid, signal.SIGTERM)
 
     def join(self, timeout: float | None = None) -> None:
-        """Wait until the worker has exited (up to ``timeout`` seconds): on Linux for its pidfd
-        to become readable, elsewhere by polling."""
-        try:
-            pidfd = os.pidfd_open(self.pid)
-        except ProcessLookupError:
-            return  # gone already
-        except (AttributeError, OSError):  # no pidfd here (macOS, Linux before 5.3)
+        """Wait until the worker has exited (up to ``timeout`` seconds)."""
+        self._exited(timeout)
+
+    def _exited(self, timeout: float | None) -> bool:
+        """Whether the worker has exited, waiting up to ``timeout`` seconds (None: until it
+        has): for its pidfd to become readable, elsewhere by polling its pid."""
+        if self._gone:
+            return True
+        if self._pidfd is None:
             deadline = None if timeout is None else time.monotonic() + timeout
-            while self.is_alive() and (deadline is None or time.monotonic() < deadline):
+            while processes.alive(self.pid):
+                if deadline is not None and time.monotonic() >= deadline:
+                    return False
                 time.sleep(0.005)
-            return
-        try:
-            select.select([pidfd], [], [], timeout)
-        finally:
-            os.close(pidfd)
+            return True
+        poll = select.poll()  # not select(): any descriptor number
+        poll.register(self._pidfd, select.POLLIN)
+        return bool(poll.poll(None if timeout is None else timeout * 1000))
