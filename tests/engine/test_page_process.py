@@ -8,7 +8,8 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -120,20 +121,13 @@ def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_p
         pool.close()
 
 
-def test_a_page_stopped_by_the_build_leaves_no_working_folder(tmp_path: Path) -> None:
+def test_a_page_stopped_by_the_build_leaves_no_working_folder(
+    sleeping_page: Callable[[WorkerPool, Executor], tuple[Future, Path]],
+) -> None:
     pool = WorkerPool(1, default_timeout=60)
-    where, written = tmp_path / "cwd", tmp_path / "cwd.tmp"
-    code = (  # renamed into place once written: the test never reads it half-written
-        f"import os, time\nopen({str(written)!r}, 'w').write(os.getcwd())\n"
-        f"os.replace({str(written)!r}, {str(where)!r})\ntime.sleep(60)"
-    )
     try:
         with ThreadPoolExecutor(1) as threads:
-            running = threads.submit(run, pool, f"```python exec\n{code}\n```\n")
-            deadline = time.monotonic() + 60
-            while not where.exists() and time.monotonic() < deadline:
-                time.sleep(0.02)
-            folder = Path(where.read_text())
+            running, folder = sleeping_page(pool, threads)
             pool.close()  # the build stops (Ctrl-C, or strict mode failing on another page)
             assert not running.result(timeout=30).ok
         assert folder.name.startswith("lessonkit-"), folder

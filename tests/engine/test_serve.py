@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 CONFIG = "site_name: s\nplugins:\n  - lessonkit:\n      workers: 1\n"
@@ -38,23 +40,33 @@ def _page(url: str) -> str:
         return ""
 
 
-def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
-    (tmp_path / "docs").mkdir()
-    page = tmp_path / "docs" / "index.md"
+@contextmanager
+def _serving(site: Path, log: Path, **env: str) -> Iterator[tuple[subprocess.Popen, Path, str]]:
+    """``mkdocs serve`` of a one-page site made in ``site`` (its output in ``log``): the server,
+    the page's file and the page's URL; the server is stopped afterwards."""
+    (site / "docs").mkdir(parents=True)
+    page = site / "docs" / "index.md"
     page.write_text(PAGE.format(value="41 + 1"))
-    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (site / "mkdocs.yml").write_text(CONFIG)
     port = _free_port()
-    log = tmp_path / "serve.log"
     with log.open("w") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=tmp_path,
+            cwd=site,
             stdout=out,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
         )
-    url = f"http://127.0.0.1:{port}/"
     try:
+        yield server, page, f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    with _serving(tmp_path, log) as (server, page, url):
         assert _wait_for(lambda: "Value: 42." in _page(url)), log.read_text()
         page.write_text(PAGE.format(value="1 / 0"))
         assert _wait_for(lambda: "docs/index.md:4: error: ZeroDivisionError" in log.read_text())
@@ -62,9 +74,6 @@ def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
         page.write_text(PAGE.format(value="6 * 7 + 1"))
         assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
         assert (tmp_path / ".lessonkit" / "cache").is_dir()
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
 
 def test_serve_warns_when_lessonkit_s_own_source_is_edited_under_it(tmp_path: Path) -> None:
@@ -77,25 +86,9 @@ def test_serve_warns_when_lessonkit_s_own_source_is_edited_under_it(tmp_path: Pa
         source / "lessonkit",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    site = tmp_path / "site"
-    (site / "docs").mkdir(parents=True)
-    page = site / "docs" / "index.md"
-    page.write_text(PAGE.format(value="41 + 1"))
-    (site / "mkdocs.yml").write_text(CONFIG)
-    port = _free_port()
     log = tmp_path / "serve.log"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(source)}
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=site,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    url = f"http://127.0.0.1:{port}/"
     warning = "lessonkit's own source changed since this serve loaded it (check.py)"
-    try:
+    with _serving(tmp_path / "site", log, PYTHONPATH=str(source)) as (_, page, url):
         assert _wait_for(lambda: "Value: 42." in _page(url)), log.read_text()
         page.write_text(PAGE.format(value="6 * 7 + 1"))
         assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
@@ -106,6 +99,3 @@ def test_serve_warns_when_lessonkit_s_own_source_is_edited_under_it(tmp_path: Pa
         assert _wait_for(lambda: "Value: 44." in _page(url)), log.read_text()
         assert warning in log.read_text()
         assert "restart `mkdocs serve`" in log.read_text()
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
