@@ -151,6 +151,31 @@ def test_a_serve_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(
     assert list(temporary.iterdir()) == []
 
 
+def test_a_serve_stopped_while_stale_pages_wait_for_their_run_stops_cleanly(site: Path) -> None:
+    # A lab edit leaves two pages stale; they run one after the other. Stopping the serve
+    # while the first runs cancelled it, and its callback asked the closed engine for the next.
+    started = site / "started"
+    slow = CODE.replace(
+        'print("value", value())',
+        f'print("value", value())\nif value() == 43:\n    open({str(started)!r}, "w").close()\n'
+        "    import time\n    time.sleep(60)",
+    )
+    for name in ("A", "B"):
+        (site / "docs" / f"{name.lower()}.md").write_text(
+            PAGE.format(name=name, word="x", code=slow)
+        )
+    running = Server(site, "mkdocs")
+    try:
+        running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
+        (site / "lib" / "helper.py").write_text("def value():\n    return 43\n")  # a lab edit
+        running.wait_for(started.exists, "the first stale page running")
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=30)
+    assert running.process.returncode == 0, running.output
+    assert "Traceback" not in running.output, running.output
+
+
 def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: Server) -> None:
     docs = site / "docs"
     server.serves("a/", "first Text")

@@ -37,6 +37,10 @@ CLOCK_SLACK = 0.1
 the build started still counts as the build's."""
 
 
+class EngineClosed(RuntimeError):
+    """A page was submitted to an engine already closed (the build or the serve is stopping)."""
+
+
 class Engine:
     """Runs page programs through the cache and a pool of worker processes."""
 
@@ -97,7 +101,8 @@ class Engine:
         return program.key(self._machinery)
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
-        """Start ``program`` unless it is cached or already under way; return its future."""
+        """Start ``program`` unless it is cached or already under way; return its future.
+        :class:`EngineClosed` once :meth:`close` has run."""
         key = self.key(program)
         with self._lock:
             if key in self._futures:
@@ -108,7 +113,12 @@ class Engine:
                 future: Future[PageResult] = Future()
                 future.set_result(cached or PageResult())
             else:
-                future = self._threads.submit(self._run, key, program, display_path, source_text)
+                try:
+                    future = self._threads.submit(
+                        self._run, key, program, display_path, source_text
+                    )
+                except RuntimeError:  # shut down: the build (or serve) is stopping
+                    raise EngineClosed(f"{display_path} was not run: lessonkit stopped") from None
             self._futures[key] = future
             return future
 

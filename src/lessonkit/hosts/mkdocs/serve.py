@@ -44,7 +44,7 @@ from mkdocs.structure.files import File, Files
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine
+from lessonkit.execute.engine import Engine, EngineClosed
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
@@ -234,7 +234,11 @@ class Preview:
             if self._stale and self._engine is not None:
                 src_uri = next(iter(self._stale))
                 program, lesson = self._stale.pop(src_uri)
-                self._running = self._engine.submit(program, lesson.where, lesson.text)
+                try:
+                    self._running = self._engine.submit(program, lesson.where, lesson.text)
+                except EngineClosed:  # the serve is stopping: the page stays stale
+                    self._stale[src_uri] = (program, lesson)
+                    return
                 self._owed[src_uri] = self._running
                 self._running.add_done_callback(self._run_stale)
 
