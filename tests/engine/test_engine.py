@@ -1,9 +1,12 @@
 """The engine: cache keys, worker reuse, timeouts that really stop a block."""
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from lessonkit.execute import worker
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.program import parse_program
 
@@ -114,3 +117,37 @@ def test_blocks_run_in_a_temporary_folder(engine: Engine, tmp_path: Path) -> Non
     program = parse_program("```python exec\nimport os\ncwd = os.getcwd()\n```\n\n{{ cwd }}\n")
     cwd = engine.result(program, "docs/cwd.md").steps[-1].text
     assert "lessonkit-" in cwd and not Path(cwd).exists()
+
+
+def test_a_page_about_to_start_when_the_engine_closes_does_not_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The build stopping (Ctrl-C) closed the pool if there was one; a thread that had picked up
+    # the first page just before made the pool after that, and ran the page to its end (here
+    # a minute) while the build waited to stop.
+    engine = Engine(tmp_path / "cache", workers=1, timeout=60)
+    picked, checked = threading.Event(), threading.Event()
+    job = worker.Job
+
+    def late_job(*args, **kwargs):  # the thread is in the page's run, before it takes the pool
+        picked.set()
+        checked.wait(30)
+        worker.Job = job  # pickled by its name: the class itself again
+        return job(*args, **kwargs)
+
+    monkeypatch.setattr(worker, "Job", late_job)
+    shutdown = engine._threads.shutdown
+
+    def shutdown_seen(wait: bool = True, **kwargs) -> None:  # close() is past its pool by then
+        if wait:
+            checked.set()
+        shutdown(wait=wait, **kwargs)
+
+    monkeypatch.setattr(engine._threads, "shutdown", shutdown_seen)
+    program = parse_program("```python exec\nimport time\ntime.sleep(60)\n```\n", page="p.md")
+    running = engine.submit(program, "docs/p.md", "")
+    assert picked.wait(30)
+    began = time.monotonic()
+    engine.close()
+    assert time.monotonic() - began < 20, "the build waited for the page to run"
+    assert "the lessonkit worker running this page stopped" in running.result().problems[0].message

@@ -60,6 +60,7 @@ class Engine:
         self._limits = limits or {}
         """``output_limit`` and ``memory_limit`` of each page (the pool's defaults otherwise)."""
         self._pool: WorkerPool | None = None
+        self._closed = False
         self.docs_dir = docs_dir
         self.sources = sources
         """Files beside the docs that code may read but not change (``mkdocs.yml``)."""
@@ -80,7 +81,17 @@ class Engine:
     @property
     def pool(self) -> WorkerPool:
         """The worker processes, set up when a page first needs to run (not on a warm build)."""
+        pool = self._open_pool()
+        if pool is None:
+            raise EngineClosed("lessonkit's engine is closed")
+        return pool
+
+    def _open_pool(self) -> WorkerPool | None:
+        """:attr:`pool`, or None once :meth:`close` has begun: a page that a thread was about to
+        start then does not start (it would run to its end while the build waits to stop)."""
         with self._lock:
+            if self._closed:
+                return None
             if self._pool is None:
                 from lessonkit.execute.worker import WorkerPool
 
@@ -207,7 +218,7 @@ class Engine:
         return {path for result in done for path in result.sources}
 
     def _run(self, key: str, program: Program, display_path: str, source_text: str) -> PageResult:
-        from lessonkit.execute.worker import Job
+        from lessonkit.execute.worker import Job, lost_result
 
         docs = self.docs_dir or Path.cwd()
         page_dir = (docs / program.page).parent if program.page else docs
@@ -222,7 +233,10 @@ class Engine:
             protected=(*sources, *private),
             private=private,
         )
-        result = self.pool.run(job)
+        pool = self._open_pool()
+        if pool is None:  # the build is stopping
+            return lost_result(job)
+        result = pool.run(job)
         with self._lock:
             self.ran_pages.append(display_path)
         if self.cache and result.ok:
@@ -233,8 +247,10 @@ class Engine:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the
         cache entries this build did not use, older than the build."""
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if self._pool is not None:  # first: a thread waiting for a runaway block (the build was
-            self._pool.close()  # interrupted) returns once the block's worker is stopped
+        with self._lock:
+            self._closed, pool = True, self._pool
+        if pool is not None:  # first: a thread waiting for a runaway block (the build was
+            pool.close()  # interrupted) returns once the block's worker is stopped
         self._threads.shutdown(wait=True)
         if self.cache is not None:  # even with nothing stored: the next build is not a first one
             self.cache.mark()

@@ -197,7 +197,7 @@ class Worker:
                 step = job.program.steps[payload]
         except (EOFError, OSError):  # the worker died, or the build is stopping it
             self.stop()
-            return _lost_result(job, step)
+            return lost_result(job, step)
 
     def alive(self) -> bool:
         return self.process.is_alive()
@@ -287,7 +287,8 @@ def _not_started_result(job: Job, why: str) -> PageResult:
     )
 
 
-def _lost_result(job: Job, step: Step | None) -> PageResult:
+def lost_result(job: Job, step: Step | None = None) -> PageResult:
+    """What a page that the build stopped (or that lost its worker) says."""
     return _problem(
         job,
         step,
@@ -349,13 +350,13 @@ class WorkerPool:
             closes = self._closes
             for _ in range(STALE_RETRIES):
                 if self._closed:
-                    return _lost_result(job, None)
+                    return lost_result(job, None)
                 try:
                     worker = self._take(closes)
                 except zygote.ZygoteFailed as error:  # every page says so, none waits again
                     return _not_started_result(job, str(error))
                 if worker is None:  # the pool was closed meanwhile (the build is stopping)
-                    return _lost_result(job, None)
+                    return lost_result(job, None)
                 try:
                     return worker.run(job, self.limits)
                 except WorkerStale:  # so are its zygote and the idle workers it forked
