@@ -22,7 +22,7 @@ from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
-from lessonkit.glossary.site import SiteGlossary, finish_page
+from lessonkit.glossary.site import SiteGlossary, finish_page, resolve_links
 from lessonkit.notebooks.site import (
     clash,
     download_html,
@@ -91,6 +91,13 @@ def finish_glossary_page(
     if page and content:
         page.content = html
     return unused
+
+
+def link_glossary(html: str, page: MkDocsPage, files: Files, glossary: SiteGlossary | None) -> str:
+    """``html`` of ``page`` with its glossary marks linked to the glossary page, relatively."""
+    if glossary and (target := files.get_file_from_path(glossary.page)):
+        return resolve_links(html, get_relative_url(target.url, page.url))
+    return html
 
 
 def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) -> list[str]:

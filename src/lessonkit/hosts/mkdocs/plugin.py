@@ -11,12 +11,10 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils import get_relative_url
 
 from lessonkit import resources
 from lessonkit.checks.recipe import check_page
 from lessonkit.execute import figure_slots
-from lessonkit.glossary.site import resolve_links
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
@@ -102,8 +100,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_page_content(self, html: str, /, *, page: Page, files: Files, **_) -> str:
         self.lessons.pop(page.file.src_uri, None)  # rendered: a page waiting for its run holds it
-        if self.glossary and (glossary := files.get_file_from_path(self.glossary.page)):
-            html = resolve_links(html, get_relative_url(glossary.url, page.url))
+        html = generated.link_glossary(html, page, files, self.glossary)
         html, self.figures[page.file.src_uri] = figure_slots.cut(html)
         return self.notebooks.download(html, page)
 
