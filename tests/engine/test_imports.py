@@ -254,3 +254,18 @@ def test_the_machinery_digest_is_remembered_by_its_files_stamps(tmp_path: Path) 
     assert imports.remembered_machinery_digest(tmp_path) == digest
     record.write_text("\n".join(["2.7.18", "remembered", *rows]))  # another Python
     assert imports.remembered_machinery_digest(tmp_path) == digest
+
+
+def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
+    tmp_path: Path,
+) -> None:
+    """What a local module imports (which files a page depends on) is read again while the
+    file's mtime is recent, as its digest is: a second save of the same size within one tick
+    of the file system's clock keeps the mtime, and the first save's list would stay."""
+    module = tmp_path / "helper.py"
+    module.write_text("import one1\n")
+    assert imports._imports_in(str(module), "helper") == ("one1",)
+    before = module.stat()
+    module.write_text("import two2\n")  # the same size, and then the same mtime
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert imports._imports_in(str(module), "helper") == ("two2",)

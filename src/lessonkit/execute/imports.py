@@ -320,11 +320,19 @@ def _imports_in(path: str, name: str) -> tuple[str, ...]:
     ['lessonkit.lab.model', 'lessonkit.lab.model.Encoded']
     """
     stamp = _stamp(path)
-    return _imports_at(path, name, stamp) if stamp else ()
+    if stamp is None:
+        return ()
+    if time.time_ns() - stamp[0] < STAMP_SLACK * 1e9:  # as in source_digest: read it again
+        return _read_imports(path, name)
+    return _imports_at(path, name, stamp)
 
 
 @cache
 def _imports_at(path: str, name: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+    return _read_imports(path, name)
+
+
+def _read_imports(path: str, name: str) -> tuple[str, ...]:
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
     found: set[str] = set()
