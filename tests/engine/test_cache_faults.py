@@ -199,14 +199,20 @@ def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path: Path, warnings,
 
 
 def test_a_damaged_secret_is_replaced_and_its_entries_run_again(tmp_path: Path, warnings) -> None:
+    """One warning says so; the entries the old secret signed, met by the same build after the
+    replacement, fail their checksums as they must and go without a warning each."""
     cache = Cache(tmp_path)
     cache.put(KEY, RESULT)
+    cache.put(OTHER, RESULT)
     (tmp_path / SECRET).write_text("short")
     fresh = Cache(tmp_path)
     assert fresh.get(KEY) is None
     fresh.put(KEY, RESULT)
+    assert fresh.get(OTHER) is None  # signed with the old secret
+    assert not (tmp_path / f"{OTHER}.json").exists()
     assert Cache(tmp_path).get(KEY) == RESULT
-    assert any("secret: warning: cache entry was damaged" in m for m in warnings())
+    [warning] = warnings()
+    assert "secret: warning: the cache's secret was damaged: a new one is made" in warning
 
 
 def test_prune_keeps_what_the_build_used_and_what_is_newer_than_it(tmp_path: Path) -> None:

@@ -76,6 +76,8 @@ log = logging.getLogger(__name__)
 FORMAT = 4
 SECRET = "secret"
 """The file in the cache folder holding its HMAC secret (64 hex digits)."""
+CHECKSUM = "fails its checksum (changed since lessonkit wrote it)"
+"""Why an entry is refused whose MAC is not its content's under this folder's secret."""
 
 RACY = 2.0
 """Seconds: a file changed this recently when its entry is stored gets no stamp (a later edit
@@ -102,6 +104,9 @@ class Cache:
         self._broken: str | None = None
         """Why nothing can be stored (then warned once), or None."""
         self._warned: set[str] = set()
+        self._replaced = False
+        """Whether this cache replaced a damaged secret: the entries the old one signed then
+        fail their checksums, as they must, and go without a warning each."""
         self._making = threading.Lock()
         """Held while the secret is made: a cold build's first pages are stored at once, and two
         secrets would leave the entries signed with the first unverifiable."""
@@ -129,7 +134,10 @@ class Cache:
         try:
             result, stamps = _decode(key, data, secret)
         except Corrupt as error:
-            self._damaged(path, str(error))
+            if self._replaced and error.args[0] == CHECKSUM:
+                _remove(path)  # signed with the secret this cache replaced (it said so once)
+            else:
+                self._damaged(path, str(error))
             return None
         fresh = _still_current(result.reads, stamps)
         if fresh is None or not imports.still_current(result.sources, result.packages):
@@ -254,8 +262,18 @@ class Cache:
             if not quiet:
                 self._unusable(f"cannot be written ({error.strerror or error})")
             return None
-        if damaged and not quiet:
-            self._fault(path, "was damaged: a new one is made")
+        if damaged:
+            self._replaced = True
+            if not quiet:
+                log.warning(
+                    Problem(
+                        "the cache's secret was damaged: a new one is made, and the pages whose "
+                        "entries the old one signed run again",
+                        hint="nothing to do (if this repeats, delete the cache folder)",
+                        severity="warning",
+                        path=_shown(path),
+                    ).format()
+                )
         return secret
 
     # --- warnings ----------------------------------------------------------------------------
@@ -454,7 +472,7 @@ def _decode(key: str, data: bytes, secret: bytes) -> tuple[PageResult, Stamps]:
     if not isinstance(fields["mac"], str) or not hmac.compare_digest(
         fields["mac"], _mac(secret, key, payload)
     ):
-        raise Corrupt("fails its checksum (changed since lessonkit wrote it)")
+        raise Corrupt(CHECKSUM)
     try:
         body = json.loads(payload)
     except ValueError:
