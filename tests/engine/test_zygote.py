@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -239,6 +240,17 @@ def test_a_killed_workers_page_folder_goes_with_the_zygote(
     assert not folder.parent.exists(), "the zygote's folder of page folders is left in /tmp"
 
 
+@contextmanager
+def disposition(signum: int, handler: signal.Handlers) -> Iterator[None]:
+    """Start processes with ``signum`` set to ``handler`` (a zygote inherits it): the tests'
+    own starter may ignore SIGHUP (``nohup``)."""
+    before = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signum, before)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_zygote_stopped_by_a_signal_removes_its_folder_of_page_folders(
     fresh_zygote: None,
@@ -250,7 +262,7 @@ def test_a_zygote_stopped_by_a_signal_removes_its_folder_of_page_folders(
     zygote too, while a page runs: it stops its workers and removes its folder as it goes."""
     pool = WorkerPool(1, default_timeout=60)
     try:
-        with ThreadPoolExecutor(1) as threads:
+        with disposition(signum, signal.SIG_DFL), ThreadPoolExecutor(1) as threads:
             running, page_folder = sleeping_page(pool, threads)
             folder, stopped = page_folder.parent, zygote._current
             assert stopped is not None and folder.name.startswith("lessonkit-pages-"), folder
@@ -260,3 +272,24 @@ def test_a_zygote_stopped_by_a_signal_removes_its_folder_of_page_folders(
     finally:
         pool.close()
     assert not folder.exists(), "the zygote's folder of page folders is left in /tmp"
+
+
+def test_a_build_started_with_sighup_ignored_keeps_running_its_pages_on_sighup(
+    fresh_zygote: None, sleeping_page: Callable[[WorkerPool, Executor], tuple[Future, Path]]
+) -> None:
+    """``nohup mkdocs build``: the terminal closing (SIGHUP to the process group) leaves the
+    zygote and the page it runs alone, as it leaves the build."""
+    pool = WorkerPool(1, default_timeout=60)
+    try:
+        with disposition(signal.SIGHUP, signal.SIG_IGN), ThreadPoolExecutor(1) as threads:
+            running, _ = sleeping_page(pool, threads)
+            started = zygote._current
+            assert started is not None
+            os.kill(started.process.pid, signal.SIGHUP)
+            with pytest.raises(TimeoutError):
+                running.result(timeout=1)  # the page sleeps on
+            assert started.process.poll() is None, "the zygote stopped"
+            pool.close()  # now the build stops it
+            assert not running.result(timeout=30).ok
+    finally:
+        pool.close()
