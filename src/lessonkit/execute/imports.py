@@ -322,7 +322,7 @@ def _imports_in(path: str, name: str) -> tuple[str, ...]:
     stamp = _stamp(path)
     if stamp is None:
         return ()
-    if time.time_ns() - stamp[0] < STAMP_SLACK * 1e9:  # as in source_digest: read it again
+    if _recent(stamp):  # as in source_digest: read it again
         return _read_imports(path, name)
     return _imports_at(path, name, stamp)
 
@@ -451,9 +451,15 @@ def source_digest(path: str) -> str | None:
     stamp = _stamp(path)
     if stamp is None:
         return None
-    if time.time_ns() - stamp[0] < STAMP_SLACK * 1e9:
+    if _recent(stamp):
         return _sha256(path)
     return _digest_at(path, stamp)
+
+
+def _recent(stamp: tuple[int, int]) -> bool:
+    """Whether a file's mtime is within :data:`STAMP_SLACK` of now: a rewrite of the same size
+    may still keep its stamp, so what was read at that stamp cannot be trusted."""
+    return time.time_ns() - stamp[0] < STAMP_SLACK * 1e9
 
 
 _loaded: dict[str, tuple[tuple[int, int], str]] = {}
