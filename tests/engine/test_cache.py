@@ -53,8 +53,8 @@ def _rewrite_in_the_same_tick(path: Path, text: str) -> None:
 def test_a_data_file_rewritten_within_its_mtime_s_tick_invalidates_the_entry(
     tmp_path: Path,
 ) -> None:
-    """A file changed just before its entry was stored (within :data:`RACY`) is read again at
-    each lookup, not taken from what an earlier lookup read at the same mtime and size."""
+    """A file changed just before its entry was stored (within ``digests.RACY``) is read again
+    at each lookup, not taken from what an earlier lookup read at the same mtime and size."""
     data = tmp_path / "scores.csv"
     data.write_text("3,1,0")
     cache = Cache(tmp_path / "cache")

@@ -68,7 +68,7 @@ except ImportError:  # Windows: no lock between builds (see _builds_lock)
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute import imports
-from lessonkit.execute.digests import LISTING, file_digest, listing_digest
+from lessonkit.execute.digests import LISTING, file_digest, listing_digest, too_recent
 from lessonkit.execute.results import PageResult
 
 log = logging.getLogger(__name__)
@@ -78,11 +78,6 @@ SECRET = "secret"
 """The file in the cache folder holding its HMAC secret (64 hex digits)."""
 CHECKSUM = "fails its checksum (changed since lessonkit wrote it)"
 """Why an entry is refused whose MAC is not its content's under this folder's secret."""
-
-RACY = 2.0
-"""Seconds: a file changed this recently when its entry is stored gets no stamp (a later edit
-within the file system's timestamp granularity could keep the same mtime and size), so each
-lookup re-reads it until the entry is replaced."""
 
 TEMPORARY_AGE = 3600.0
 """Seconds after which a prune removes a temporary file (a writer that crashed mid-entry)."""
@@ -418,7 +413,7 @@ def _digest(path: str) -> str | None:
 @memoized
 def _digest_at(path: str, stamp: tuple[int, int]) -> str | None:
     """:func:`_digest` as it was at ``stamp``, read once per stamp: for stamps older than
-    :data:`RACY` only (a file rewritten within its mtime's granularity keeps its stamp)."""
+    :data:`~lessonkit.execute.digests.RACY` only (see :func:`too_recent`)."""
     return _digest(path)
 
 
@@ -428,7 +423,7 @@ def _stamps(reads: dict[str, str]) -> Stamps:
     now = time.time_ns()
     for path, digest in reads.items():
         stamp = _stamp(path)
-        if stamp is None or now - stamp[0] < RACY * 1e9:
+        if stamp is None or too_recent(stamp[0], now):  # no stamp: read again at each lookup
             continue
         if _digest_at(path, (stamp[0], stamp[1])) == digest:
             found[path] = stamp
@@ -439,17 +434,17 @@ def _still_current(reads: dict[str, str], stamps: Stamps) -> Stamps | None:
     """The stamps of ``reads`` now if every one is still as it was read, else None: one
     ``stat`` each, and a read of the file (or folder) only when its stamp changed."""
     fresh = {}
-    old_enough = time.time_ns() - RACY * 1e9
+    now = time.time_ns()
     for path, digest in reads.items():
         stamp = _stamp(path)
         if stamp is None:
             return None
+        trusted = not too_recent(stamp[0], now)  # else read again at every lookup, as if unstamped
         if stamp != stamps.get(path):
-            trusted = stamp[0] < old_enough  # else read again at every lookup, as if unstamped
             current = _digest_at(path, (stamp[0], stamp[1])) if trusted else _digest(path)
             if current != digest:
                 return None
-        if path in stamps or stamp[0] < old_enough:
+        if path in stamps or trusted:
             fresh[path] = stamp
     return fresh
 

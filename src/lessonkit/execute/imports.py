@@ -56,6 +56,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from lessonkit.execute.digests import too_recent
+
 OWN = "lessonkit"
 """lessonkit is followed by its source even though it is installed (editable, in development)."""
 
@@ -322,7 +324,7 @@ def _imports_in(path: str, name: str) -> tuple[str, ...]:
     stamp = _stamp(path)
     if stamp is None:
         return ()
-    if _recent(stamp):  # as in source_digest: read it again
+    if too_recent(stamp[0]):  # as in source_digest: read it again
         return _read_imports(path, name)
     return _imports_at(path, name, stamp)
 
@@ -447,19 +449,13 @@ def _digest_at(path: str, stamp: tuple[int, int]) -> str:
 def source_digest(path: str) -> str | None:
     """sha256 of a source file now (None if it is gone); re-read only when its mtime or size
     changed, so a warm build's lookups cost one ``stat`` per file, or while its mtime is within
-    :data:`STAMP_SLACK` of now (a rewrite within the mtime's granularity keeps the stamp)."""
+    :data:`~lessonkit.execute.digests.RACY` of now (see :func:`too_recent`)."""
     stamp = _stamp(path)
     if stamp is None:
         return None
-    if _recent(stamp):
+    if too_recent(stamp[0]):
         return _sha256(path)
     return _digest_at(path, stamp)
-
-
-def _recent(stamp: tuple[int, int]) -> bool:
-    """Whether a file's mtime is within :data:`STAMP_SLACK` of now: a rewrite of the same size
-    may still keep its stamp, so what was read at that stamp cannot be trusted."""
-    return time.time_ns() - stamp[0] < STAMP_SLACK * 1e9
 
 
 _loaded: dict[str, tuple[tuple[int, int], str]] = {}
@@ -666,10 +662,6 @@ def machinery_digest() -> str:
 MACHINERY_STAMPS = "machinery.stamps"
 """The file in a cache folder that remembers :func:`machinery_digest` by its files' stamps."""
 
-STAMP_SLACK = 2.0
-"""Seconds: a file changed this recently may change again within its mtime's granularity with
-the same size, so a digest read from it is not remembered (the next build reads it again)."""
-
 
 def remembered_machinery_digest(folder: Path) -> str:
     """:func:`machinery_digest`, remembered in ``folder`` (the cache folder) with the stamps
@@ -693,10 +685,10 @@ def remembered_machinery_digest(folder: Path) -> str:
     digest = machinery_digest()
     files = machinery_files()
     paths = sorted({*files, *(os.path.dirname(f) for f in files)})
-    now, lines = time.time(), [platform.python_version(), digest]
+    now, lines = time.time_ns(), [platform.python_version(), digest]
     for path in paths:
         stamp = _stamp(path)
-        if stamp is None or now - stamp[0] / 1e9 < STAMP_SLACK:
+        if stamp is None or too_recent(stamp[0], now):
             return digest  # gone, or too fresh to trust its stamp: not remembered
         lines.append(f"{path} {stamp[0]} {stamp[1]}")
     with suppress(OSError):
