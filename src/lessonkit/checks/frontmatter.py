@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from lessonkit.core.fences import mask_code
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import key_line, split_source
 from lessonkit.notebooks.checks import notebook_problems
 from lessonkit.resources.cards import check_resources
 
-_H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
+_H1 = lazy(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
 """An ATX (``# Title``) or setext (``Title`` over ``===``) level-1 heading."""
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "lessonkit": ("title", "description", "resources", "notebook", "path"),
@@ -46,7 +47,7 @@ KNOWN_KEYS: dict[str, tuple[str, ...]] = {
 """The front matter keys a page may have on any lessonkit site, by who reads them (``title``:
 MkDocs and Material too; ``description``: Material's ``<meta>`` and search)."""
 ALL_KNOWN = tuple(key for keys in KNOWN_KEYS.values() for key in keys)
-_TOP_KEY = re.compile(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
+_TOP_KEY = lazy(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
 """A top-level ``key:`` line of the front matter's YAML (at column 0)."""
 FRONT_MATTER_HINT = (
     "begin the file with front matter: a line '---', then 'title: The title' and "

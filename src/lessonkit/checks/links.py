@@ -26,6 +26,7 @@ import markdown
 from markdown.extensions.toc import slugify, strip_tags, unique
 
 from lessonkit.core.fences import fences, mask_code
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_source
 from lessonkit.notebooks.lesson import read_lesson
@@ -33,11 +34,9 @@ from lessonkit.notebooks.lesson import read_lesson
 if TYPE_CHECKING:
     from lessonkit.checks.recipe import Context
 
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_INLINE_LINK = re.compile(
-    r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
-)
-_REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
+_SCHEME = lazy(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_INLINE_LINK = lazy(r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)")
+_REFERENCE = lazy(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
 
 
 def link_problems(
@@ -215,16 +214,16 @@ def _section_ids(separator: str) -> frozenset[str]:
     return page_ids(resources.section(page), separator).ids
 
 
-_ATX = re.compile(r"^[ \t>]*(#{1,6})(?P<text>.*?)#*[ \t]*$")
+_ATX = lazy(r"^[ \t>]*(#{1,6})(?P<text>.*?)#*[ \t]*$")
 """An ATX heading, at any depth (in a container, behind a block quote's ``>``)."""
-_SETEXT = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
-_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*([^}\n]*?)[ \t]*\}[ \t]*$")
+_SETEXT = lazy(r"^[ \t>]*(?:=+|-+)[ \t]*$")
+_ATTRS = lazy(r"[ \t]*\{:?[ \t]*([^}\n]*?)[ \t]*\}[ \t]*$")
 """An attribute list at the end of a heading: ``{#id .class}`` (``attr_list``)."""
-_EXPLICIT_ID = re.compile(r"\{:?[^}\n]*?#([^\s}]+)[^}\n]*\}")
-_HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
-_MARKUP = re.compile(r"[*_`\[<&\\!]")
-_MARK = re.compile(r"\[\[!?([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]")
-_UNKNOWABLE = re.compile(
+_EXPLICIT_ID = lazy(r"\{:?[^}\n]*?#([^\s}]+)[^}\n]*\}")
+_HTML_ID = lazy(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_MARKUP = lazy(r"[*_`\[<&\\!]")
+_MARK = lazy(r"\[\[!?([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]")
+_UNKNOWABLE = lazy(
     r"""(?m)^[ \t>]*(`{3,}|~{3,})[ \t]*python[ \t]+exec\b.*\boutput=["']?(?:markdown|html)"""
     r"|--8<--|\{%"
 )

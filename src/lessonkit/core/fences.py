@@ -43,10 +43,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from lessonkit.core.patterns import lazy
+
 TAB_LENGTH = 4
 """Python-Markdown's default tab length (MkDocs keeps it): where a tab in an indent stops."""
 
-_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
+_OPEN = lazy(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
 """An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
 
 

@@ -34,6 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import normalized, read_front_matter, split_source
 
@@ -68,7 +69,7 @@ class Origins:
         return replace(problem, path=path, line=line or None, details=details)
 
 
-_DETAIL_LINE = re.compile(r"^line (\d+):", re.M)
+_DETAIL_LINE = lazy(r"^line (\d+):", re.M)
 """How a problem's details quote a line of the page (a traceback's frames, a syntax error)."""
 
 

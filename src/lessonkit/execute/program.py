@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from functools import lru_cache
 from typing import Literal
 
 from lessonkit.core.fences import fences, paragraph_spans
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 StepKind = Literal["exec", "doctest", "value"]
@@ -47,8 +47,8 @@ EXEC_OPTIONS = {
     "title": "a caption shown above the code",
 }
 
-_VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
-_FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
+_VALUE = lazy(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
+_FORMAT_SPEC = lazy(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
 
 _EXEC = "exec"
 _RUNS = "lessonkit runs ```python exec blocks (and ```pycon doctests)"
-_QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
+_QUOTED_FENCE = lazy(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
 """An opening fence behind a block quote's ``>``, which :func:`fences` does not look for."""
 
 
@@ -200,7 +200,7 @@ def near_miss(info: str) -> tuple[str, str] | None:
     return message, f"did you mean {suggestion}?"
 
 
-_GLUED = re.compile(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
+_GLUED = lazy(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
 """A language and ``exec`` written as one word."""
 _PYTHONS = ("python", "py", "python3", "py3", "python2", "ipython", "ipython3", "pyodide")
 """Names of Python that a fence may be given (the near misses of ``python``)."""
@@ -215,7 +215,7 @@ def _info_words(info: str) -> list[str]:
     return _WORD.findall(text)
 
 
-_WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
+_WORD = lazy(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
 """A word of an info string, quoted values kept as written (``title="a b"``)."""
 
 

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from lessonkit.core.page import Origins, Page
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
 
@@ -79,7 +80,7 @@ IGNORED_METADATA = frozenset(
 """Cell metadata editors write for themselves; it does not change what a page shows."""
 JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"output": "none"}}
 """JupyterLab's ``jupyter`` cell metadata (a collapsed input or output) as block options."""
-PERCENT_HEADER = re.compile(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
+PERCENT_HEADER = lazy(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
 """A jupytext percent script's YAML header (the ``format_name`` jupytext writes in it)."""
 
 
@@ -254,7 +255,7 @@ class Made:
         return Made(self.text, origins, problems)
 
 
-_MARKER = re.compile(r"# %%(?:\s|$)")
+_MARKER = lazy(r"# %%(?:\s|$)")
 """A jupytext percent cell marker: ``# %%``, ``# %% [markdown]``, ``# %% tags=[...]``."""
 
 
@@ -332,7 +333,7 @@ def convert(nb: Mapping[str, Any]) -> Made:
     return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
 
 
-_FRONT_MATTER = re.compile(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
+_FRONT_MATTER = lazy(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
 
 
 def _source(cell: Mapping[str, Any]) -> str:

@@ -9,12 +9,12 @@ which by its own choice keeps quizzes free of tooltips and turns ``[[term]]`` in
 from __future__ import annotations
 
 import hashlib
-import re
 import xml.etree.ElementTree as etree
 from dataclasses import replace
 
 from pymdownx.blocks.block import Block, type_string
 
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError
 
 from .rules import first_line, problem, quote
@@ -23,8 +23,8 @@ SEAL_TAG = "lk-sealed"
 """Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
 PENDING = "data-lk-pending"
 """Set on a quiz until ``on_end`` ran: still there after parsing means the block never closed."""
-RE_PLACEHOLDER = re.compile("\x02wzxhzdk:\\d+\x03")
-RE_LIST_LINE = re.compile(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
+RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
+RE_LIST_LINE = lazy(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
 NO_QUESTION = "(without a question)"
 CODE = "a code block"
 

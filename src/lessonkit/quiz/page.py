@@ -12,14 +12,15 @@ from itertools import takewhile
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 from .block import NO_QUESTION, PENDING, SEAL_TAG, text_of
 from .check import RE_OPTIONS_LINE, header_problems
 from .rules import first_line, problem, quote
 
-RE_LEFTOVER = re.compile(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
-RE_SEALED = re.compile(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
+RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
+RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
 SKIP = frozenset({"pre", "code", "script", "style"})
 
 

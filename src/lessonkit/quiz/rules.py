@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 OPTION_HINT = "the only option is `type: single` or `type: multiple`"
@@ -92,12 +93,12 @@ RULES: dict[str, tuple[str, str]] = {
     ),
 }
 
-RE_PLACEHOLDER = re.compile("\x02wzxhzdk:\\d+\x03")
+RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
 """Where Python-Markdown stashed HTML (a fenced block, raw HTML) in a block's text."""
-RE_MARK = re.compile(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
+RE_MARK = lazy(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
 """An option's task mark: ``[ ]`` wrong, ``[x]`` or ``[X]`` right, then the option's text."""
 
-RE_VERDICT = re.compile(r"^\W*(?P<start>right\b|not quite\b)", re.I)
+RE_VERDICT = lazy(r"^\W*(?P<start>right\b|not quite\b)", re.I)
 """How feedback opens: 'Right: ...' for a right option, 'Not quite. ...' for a wrong one."""
 
 
