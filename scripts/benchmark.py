@@ -463,9 +463,11 @@ def blocks_script(seeds: list[int], *, isolated: bool = False) -> str:
     """A plain Python program running each page's blocks in its own namespace, figures to SVG.
 
     ``isolated``: each page in a fresh process forked from one that imported the libraries,
-    drew and saved a figure once (matplotlib's caches) and froze what it holds (``gc.freeze``),
-    one page after the other: pages share no state, as lessonkit's may not (a page can change
-    NumPy's print options, the RNGs, matplotlib's settings), at the least it can cost.
+    drew and saved a figure once as lessonkit's zygote does (an image, a line, ticks, a title,
+    labels, ``tight_layout``: matplotlib's caches) and froze what it holds (``gc.freeze``), one
+    page after the other: pages share no state, as lessonkit's may not (a page can change
+    NumPy's print options, the RNGs, matplotlib's settings), at the least it can cost. A page
+    that fails stops the script.
     """
     pages = [blocks(seed) for seed in seeds]
     run_page = """\
@@ -501,7 +503,10 @@ import lessonkit.lab.attention
 figure = Figure(figsize=(2, 2))
 axes = figure.add_subplot()
 axes.imshow([[0.0, 1.0], [1.0, 0.0]])
+axes.plot([0, 1], [1, 0])
 axes.set_xticks([0, 1], ["a", "b"])
+axes.set(title="warm", xlabel="x", ylabel="y")
+figure.tight_layout()
 figure.savefig(io.StringIO(), format="svg")
 del figure, axes
 gc.freeze()

@@ -455,3 +455,63 @@ def test_a_server_that_exits_is_reported_with_its_output(helpers: None, tmp_path
     failure = pytest.raises(serve_timing.ServeFailure, match=r"exited \(1\):\nAborted with 1")
     with serve_timing.serving(command, {}, tmp_path / "log") as server, failure:
         serve_timing.wait_for(server, "http://127.0.0.1:9/", "word", timeout=20)
+
+
+def test_the_cold_target_is_judged_against_the_blocks_each_in_its_own_process(
+    benchmark: ModuleType,
+) -> None:
+    """Pages may not share state, so the cold build's baseline runs each page in its own
+    process; the blocks in one process stay beside it, as a reference without a verdict."""
+    cores = benchmark.CORES
+    m = benchmark.Measured(pages=2)
+    m.times |= {
+        "floor": [[1.0, 1.0]],
+        "blocks": [[2.0 * cores]],
+        "isolated": [[4.0 * cores]],
+        "cold": [[6.0]],
+        "markdown-exec": [[10.0]],
+        "warm": [[1.0]],
+        "prose": [[1.0]],
+        "code": [[2.0]],
+        "page": [[1.0]],
+    }
+    m.around = {scenario: [[(1.0, 1.0)]] for scenario in ("warm", "prose", "code")}
+    m.weight = {"inline": 0, "svg": 1000}
+    cold = [c for c in benchmark.timing_targets(m) if "cold build" in c.name]
+    judged, reference, against_markdown_exec = cold
+    assert judged.value == pytest.approx(6.0 / (1.0 + 4.0)) and judged.verdict == "FAIL"
+    assert "each page in its own process" in judged.unit
+    assert reference.value == pytest.approx(6.0 / (1.0 + 2.0)) and reference.verdict == ""
+    assert reference.name.startswith("(reference)") and "one process" in reference.unit
+    assert against_markdown_exec.value == pytest.approx(0.6) and against_markdown_exec.ok
+
+
+def run_blocks(
+    benchmark: ModuleType, pages: dict[int, list[str]], *, isolated: bool
+) -> subprocess.CompletedProcess[str]:
+    """The blocks-alone script for ``pages`` (seed -> its blocks' sources), run."""
+    benchmark.blocks = lambda seed: pages[seed]
+    script = benchmark.blocks_script(list(pages), isolated=isolated)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(("isolated", "printed"), [(True, "[0.123456]"), (False, "[0.1]")])
+def test_the_isolated_blocks_share_no_state_between_pages(
+    benchmark: ModuleType, isolated: bool, printed: str
+) -> None:
+    """Page 1 changes NumPy's print options: page 2 sees that only when they share a process."""
+    pages = {
+        1: ["import numpy as np\nnp.set_printoptions(precision=1)"],
+        2: ["import numpy as np\nprint(np.array([0.123456]))"],
+    }
+    done = run_blocks(benchmark, pages, isolated=isolated)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == printed
+
+
+def test_a_failing_page_stops_the_isolated_blocks(benchmark: ModuleType) -> None:
+    done = run_blocks(
+        benchmark, {1: ["raise ValueError('broken')"], 2: ["print(2)"]}, isolated=True
+    )
+    assert done.returncode != 0 and "a page failed" in done.stderr
+    assert "2" not in done.stdout  # the run stops at the failed page
