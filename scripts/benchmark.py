@@ -1047,11 +1047,11 @@ def timing_targets(m: Measured) -> list[Target]:
     """Issues 3 and 24: warm and prose edit by time, cold, code edit, page weight."""
     n, times = m.pages, m.times
 
-    def cold_limit(run: int, _turn: int, blocks: str = "isolated") -> float:
-        return statistics.median(times["floor"][run]) + times[blocks][run][0] / CORES
-
-    def shared_limit(run: int, turn: int) -> float:
-        return cold_limit(run, turn, "blocks")
+    def cold_baseline(blocks: str) -> Callable[[int, int], float]:
+        """The run's floor and ``blocks`` (the blocks alone, isolated or not) over the cores."""
+        return lambda run, _turn: (
+            statistics.median(times["floor"][run]) + times[blocks][run][0] / CORES
+        )
 
     def code_limit(run: int, turn: int) -> float:
         return m.floor_at("code", run, turn) + 1.2 * times["page"][run][turn]
@@ -1061,13 +1061,13 @@ def timing_targets(m: Measured) -> list[Target]:
         Target(f"{n} pages: one page's prose edited", m.ratio("prose"), 1.10, "x floor"),
         Target(
             f"{n} pages: cold build",
-            m.ratio("cold", cold_limit),
+            m.ratio("cold", cold_baseline("isolated")),
             1.10,
             f"x (floor + blocks alone, each page in its own process / {CORES} cores)",
         ),
         Target(
             f"(reference) {n} pages: cold build",
-            m.ratio("cold", shared_limit),
+            m.ratio("cold", cold_baseline("blocks")),
             None,
             f"x (floor + blocks alone, one process / {CORES} cores)",
             "not a target: there pages share state, which lessonkit's may not",
