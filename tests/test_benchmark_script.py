@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -158,16 +159,18 @@ def test_a_count_below_one_is_refused_before_anything_is_built(option: str) -> N
 def test_peak_memory_counts_the_workers_of_a_cold_build(report: str, pages: int) -> None:
     header = f"| {pages} pages, one build each | peak memory, all its processes (MB of PSS) |"
     section = report.split(header, 1)[1].split("\n\n", 1)[0]
+    isolated = f"{SCENARIOS[8]}, {os.cpu_count()} at once"
     rows = {
         scenario: re.search(
             rf"^\| {re.escape(scenario)} \| (\d+) \| ({NUMBER}) \| (\d+) \|$", section, re.M
         )
-        for scenario in (SCENARIOS[0], SCENARIOS[2], SCENARIOS[3], SCENARIOS[4])
+        for scenario in (SCENARIOS[0], SCENARIOS[2], isolated, SCENARIOS[3], SCENARIOS[4])
     }
     assert all(rows.values()), section
-    floor, blocks, cold, warm = rows.values()
+    floor, blocks, forked, cold, warm = rows.values()
     assert floor[2] == "1.00" and floor[3] == "1"  # MkDocs alone: one process
     assert blocks[3] == "1" and int(blocks[1]) > 10  # one Python process, numpy and matplotlib
+    assert int(forked[3]) == 1 + min(pages, os.cpu_count() or 1)  # the parent and its pages
     assert int(cold[3]) > 1  # the main process and its workers, sampled together
     assert int(cold[1]) > int(warm[1]) > 10  # workers hold memory of their own
 
@@ -487,11 +490,11 @@ def test_the_cold_target_is_judged_against_the_blocks_each_in_its_own_process(
 
 
 def run_blocks(
-    benchmark: ModuleType, pages: dict[int, list[str]], *, isolated: bool
+    benchmark: ModuleType, pages: dict[int, list[str]], *, isolated: bool, at_once: int = 1
 ) -> subprocess.CompletedProcess[str]:
     """The blocks-alone script for ``pages`` (seed -> its blocks' sources), run."""
     benchmark.blocks = lambda seed: pages[seed]
-    script = benchmark.blocks_script(list(pages), isolated=isolated)
+    script = benchmark.blocks_script(list(pages), isolated=isolated, at_once=at_once)
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
 
 
@@ -515,3 +518,45 @@ def test_a_failing_page_stops_the_isolated_blocks(benchmark: ModuleType) -> None
     )
     assert done.returncode != 0 and "a page failed" in done.stderr
     assert "2" not in done.stdout  # the run stops at the failed page
+
+
+@pytest.mark.parametrize(("at_once", "ok"), [(1, False), (2, True)])
+def test_the_isolated_blocks_run_as_many_pages_at_once_as_asked(
+    benchmark: ModuleType, tmp_path: Path, at_once: int, ok: bool
+) -> None:
+    """The memory target's baseline runs as many pages at once as lessonkit's workers: page 1
+    waits for a file page 2 writes, which it can see only if page 2 runs beside it."""
+    flag = tmp_path / "page-2-ran"
+    wait = (
+        "import pathlib, time\n"
+        f"deadline = time.monotonic() + 3\nflag = pathlib.Path({str(flag)!r})\n"
+        "while not flag.exists():\n"
+        "    assert time.monotonic() < deadline, 'page 2 did not run beside page 1'\n"
+        "    time.sleep(0.01)\n"
+    )
+    pages = {1: [wait], 2: [f"open({str(flag)!r}, 'w')"]}
+    done = run_blocks(benchmark, pages, isolated=True, at_once=at_once)
+    assert (done.returncode == 0) is ok, done.stderr
+    assert flag.exists() is ok  # one at a time: page 1 failed, and the run stopped before page 2
+
+
+def test_the_cold_memory_target_is_judged_against_the_blocks_each_in_its_own_process(
+    benchmark: ModuleType,
+) -> None:
+    """As the cold time target: the baseline's pages run in their own processes, as many at
+    once as lessonkit's; the blocks in one process stay beside it, as a reference."""
+    peak = benchmark.Peak
+    m = benchmark.Measured(pages=benchmark.LARGE)
+    m.footprint = {
+        "floor": peak(100, 1),
+        "blocks": peak(80, 1),
+        "isolated": peak(110, 3),
+        "cold": peak(250, 6),
+        "warm": peak(110, 1),
+    }
+    judged, reference, warm = benchmark.footprint_targets(m)
+    assert judged.value == pytest.approx(250 / 210) and judged.ok and judged.limit == 1.2
+    assert f"{benchmark.CORES} at once" in judged.unit
+    assert reference.value == pytest.approx(250 / 180) and reference.limit is None
+    assert reference.name.startswith("(reference)") and reference.ok
+    assert warm.value == pytest.approx(1.1) and warm.ok
