@@ -626,7 +626,12 @@ SERVE_ROWS = {
     "prose": "lessonkit: one page's prose edited",
     "code": "lessonkit: one page's code edited",
 }
-FOOTPRINT_ROWS = ("floor", "blocks", "isolated", "cold", "warm")
+CORES = os.cpu_count() or 1
+FOOTPRINT_ROWS = {
+    **{key: ROWS[key] for key in ("floor", "blocks")},
+    "isolated": f"{ROWS['isolated']}, {CORES} at once",
+    **{key: ROWS[key] for key in ("cold", "warm")},
+}
 
 
 @dataclass(frozen=True)
@@ -768,8 +773,10 @@ class Bench:
         for site in self.sites.values():
             site.write()
         self.cache = self.lessonkit.root / ".lessonkit"  # the cache (.lessonkit/cache), no more
-        self.all_blocks = blocks_script(list(range(1, plan.pages + 1)))
-        self.isolated_blocks = blocks_script(list(range(1, plan.pages + 1)), isolated=True)
+        seeds = list(range(1, plan.pages + 1))
+        self.all_blocks = blocks_script(seeds)
+        self.isolated_blocks = blocks_script(seeds, isolated=True)
+        self.isolated_together = blocks_script(seeds, isolated=True, at_once=CORES)  # memory
         self.measured = Measured(plan.pages)
         self.measured.around = {name: [] for name in ("warm", "prose", "code")}
 
@@ -838,11 +845,9 @@ class Bench:
         found = self.measured.footprint
         found["floor"] = self.sampled(self.sites["floor"], "floor", None)
         script = self.folder / "blocks.py"
-        script.write_text(self.all_blocks)
-        found["blocks"] = run_sampled([sys.executable, str(script)], ENV, "running the blocks")[0]
-        seeds = list(range(1, self.plan.pages + 1))
-        script.write_text(blocks_script(seeds, isolated=True, at_once=CORES))
-        found["isolated"] = run_sampled([sys.executable, str(script)], ENV, "the blocks")[0]
+        for key, code in (("blocks", self.all_blocks), ("isolated", self.isolated_together)):
+            script.write_text(code)
+            found[key] = run_sampled([sys.executable, str(script)], ENV, "running the blocks")[0]
         shutil.rmtree(self.cache, ignore_errors=True)
         found["cold"] = self.sampled(self.lessonkit, "cold", self.plan.pages)
         self.measured.cache = CacheSize.of(self.cache / "cache", self.plan.pages)
@@ -951,7 +956,6 @@ def page_weight(sites: dict[str, Site]) -> dict[str, object]:
 
 # --- reporting ----------------------------------------------------------------------------
 
-CORES = os.cpu_count() or 1
 """The cores a cold build can use: lessonkit starts one worker per core."""
 
 
@@ -991,9 +995,8 @@ def footprint_table(m: Measured) -> str:
         "| x floor | processes at most |",
         "| --- | ---: | ---: | ---: |",
     ]
-    for key in FOOTPRINT_ROWS:
-        peak, label = m.footprint[key], ROWS[key]
-        label += f", {CORES} at once" if key == "isolated" else ""
+    for key, label in FOOTPRINT_ROWS.items():
+        peak = m.footprint[key]
         ratio = peak.pss / floor
         lines.append(f"| {label} | {peak.pss / 1e6:.0f} | {ratio:.2f} | {peak.processes} |")
     cache = m.cache.sentence() if m.cache else ""

@@ -495,7 +495,8 @@ def run_blocks(
     """The blocks-alone script for ``pages`` (seed -> its blocks' sources), run."""
     benchmark.blocks = lambda seed: pages[seed]
     script = benchmark.blocks_script(list(pages), isolated=isolated, at_once=at_once)
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    command = [sys.executable, "-c", script]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize(("isolated", "printed"), [(True, "[0.123456]"), (False, "[0.1]")])
@@ -526,12 +527,9 @@ def test_a_failing_page_stops_the_pages_running_beside_it(
     flag = tmp_path / "page-2-finished"
     pages = {
         1: ["raise ValueError('broken')"],
-        2: [f"import time\ntime.sleep(60)\nopen({str(flag)!r}, 'w')"],
+        2: [f"import time\ntime.sleep(120)\nopen({str(flag)!r}, 'w')"],
     }
-    benchmark.blocks = lambda seed: pages[seed]
-    script = benchmark.blocks_script(list(pages), isolated=True, at_once=2)
-    command = [sys.executable, "-c", script]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    done = run_blocks(benchmark, pages, isolated=True, at_once=2)  # unstopped: a timeout
     assert done.returncode != 0 and "a page failed" in done.stderr
     assert not flag.exists()  # page 2 was stopped, not left to finish (or to hold the pipes)
 
