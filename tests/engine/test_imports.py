@@ -29,6 +29,8 @@ PAGES = {
     # Outside the lab, and outside the execution machinery that every key holds.
     "report.md": "```python exec\nfrom lessonkit.report.links import page_report\n```\n",
     "numbers.md": "```python exec\nimport numpy as np\n\nprint(np.arange(4).sum())\n```\n",
+    # matplotlib alone: it runs under the lab's figure style, and depends on that, not the lab.
+    "plot.md": "```python exec\nimport matplotlib.pyplot as plt\n\nprint(plt.get_fignums())\n```\n",
     # contourpy requires numpy: numpy's version reaches it though the page never imports numpy.
     "contours.md": "```python exec\nimport contourpy\n\nprint(contourpy.__name__)\n```\n",
     "plain.md": "```python exec\nimport json\n\nprint(json.dumps(6 * 7))\n```\n",
@@ -88,6 +90,9 @@ def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(
     monkeypatch.undo()
     _seen_as_edited(monkeypatch, LAB / "trace.py")
     assert _ran(engine, PAGES) == {"figures.md", "trace.md"}
+    monkeypatch.undo()
+    _seen_as_edited(monkeypatch, LAB / "figure_style.py")  # every page drawing with matplotlib
+    assert _ran(engine, PAGES) == {"figures.md", "plot.md"}
 
 
 def test_editing_a_module_outside_the_lab_reruns_only_its_pages(
@@ -103,7 +108,7 @@ def test_upgrading_a_library_reruns_only_the_pages_that_use_it(
 ) -> None:
     assert _ran(engine, PAGES) == set(PAGES)
     _seen_as_upgraded(monkeypatch, "numpy")  # the lab computes with numpy too
-    assert _ran(engine, PAGES) == {"figures.md", "numbers.md", "contours.md"}
+    assert _ran(engine, PAGES) == {"figures.md", "numbers.md", "contours.md", "plot.md"}
 
 
 def test_a_library_imported_under_another_name_is_found_by_its_distribution(
@@ -132,7 +137,9 @@ def test_a_page_using_matplotlib_depends_on_the_figure_style_it_runs_under(
 ) -> None:
     text = "```python exec\nimport matplotlib as mpl\n\nprint(mpl.rcParams['font.size'])\n```\n"
     result = engine.result(parse_program(text, page="mpl.md"), "docs/mpl.md")
-    assert str(LAB / "figures.py") in result.sources
+    assert str(LAB / "figure_style.py") in result.sources
+    assert str(LAB / "figures.py") not in result.sources  # nor what the lab's figures use:
+    assert "tiktoken" not in result.packages  # a token figure's tokenizer
     assert {"matplotlib", "numpy", "pillow"} <= set(result.packages)
 
 
@@ -198,7 +205,7 @@ from lessonkit.execute.program import parse_program
 
 figures = Path(sys.argv[1])
 pool = worker.WorkerPool(1, 30)
-code = "from lessonkit.lab import figures\\nprint(getattr(figures, 'MARK', 0))"
+code = "from lessonkit.lab import figure_style\\nprint(getattr(figure_style, 'MARK', 0))"
 page = "```python exec\\n" + code + "\\n```\\n"
 
 
@@ -228,7 +235,7 @@ def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
     env = {**os.environ, "PYTHONPATH": str(copy.parent)}
     script = tmp_path / "edit.py"
     script.write_text(EDITED_UNDER_A_RUNNING_ZYGOTE)
-    figures = copy / "lab" / "figures.py"
+    figures = copy / "lab" / "figure_style.py"
     done = subprocess.run(
         [sys.executable, str(script), str(figures)], env=env, capture_output=True, text=True
     )

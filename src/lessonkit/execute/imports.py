@@ -61,7 +61,7 @@ from lessonkit.execute.digests import too_recent
 OWN = "lessonkit"
 """lessonkit is followed by its source even though it is installed (editable, in development)."""
 
-FIGURE_STYLE = "lessonkit.lab.figures"
+FIGURE_STYLE = "lessonkit.lab.figure_style"
 """Where the execution machinery takes its figure style from.
 
 The runner draws every page under this module's ``STYLE`` (matplotlib's rcParams) and

@@ -206,7 +206,7 @@ def _figure_style() -> Iterator[None]:
     """
     import matplotlib as mpl
 
-    from lessonkit.lab.figures import STYLE
+    from lessonkit.lab.figure_style import STYLE
 
     with mpl.rc_context(STYLE):
         yield

@@ -4,7 +4,7 @@
 lesson) into SVG:
 
 - text stays text (``svg.fonttype = 'none'``), ids are stable and prefixed, no date or creator;
-- every text, tick and spine drawn in :data:`~lessonkit.lab.figures.INK` becomes
+- every text, tick and spine drawn in :data:`~lessonkit.lab.figure_style.INK` becomes
   ``currentColor``, so the figure takes the page's text colour in light and dark mode;
 - the ``<svg>`` scales to the column width through its ``viewBox``, has ``role="img"``, an
   ``aria-label`` and a ``<title>`` carrying the alt text.
@@ -28,7 +28,7 @@ import re
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
-from lessonkit.lab.figures import INK, STYLE
+from lessonkit.lab.figure_style import INK, STYLE
 
 _SVG_SAVE_KEYS = (
     "svg.fonttype",

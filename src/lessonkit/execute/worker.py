@@ -476,7 +476,7 @@ def prepare() -> None:
     imports.remember_loaded()
     imports.warm(LESSON_LIBRARY)
     if _FORKS:  # every page process starts with the figure style (see runner.run_program)
-        from lessonkit.lab.figures import STYLE
+        from lessonkit.lab.figure_style import STYLE
 
         matplotlib.rcParams.update(STYLE)
     _draw_once()
@@ -535,7 +535,7 @@ def _draw_once() -> None:
     from matplotlib.figure import Figure
 
     from lessonkit.execute.svg import to_svg
-    from lessonkit.lab.figures import STYLE
+    from lessonkit.lab.figure_style import STYLE
 
     with mpl.rc_context(STYLE):
         fig = Figure(figsize=(2, 2))

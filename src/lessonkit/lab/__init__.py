@@ -19,8 +19,8 @@ import importlib
 
 _HOMES = {
     "ENCODING_NAME": "tokens",
-    "INK": "figures",
-    "PALETTE": "figures",
+    "INK": "figure_style",
+    "PALETTE": "figure_style",
     "SoftmaxTrace": "trace",
     "TokenizerUnavailable": "tokens",
     "attention_heatmap": "figures",
@@ -41,7 +41,7 @@ _HOMES = {
     "softmax": "attention",
     "softmax_bars": "figures",
     "softmax_trace": "trace",
-    "style": "figures",
+    "style": "figure_style",
     "token_ids": "tokens",
     "token_pieces": "tokens",
     "token_pieces_figure": "figures",

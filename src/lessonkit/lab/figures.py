@@ -12,13 +12,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Sequence
 
 import matplotlib as mpl
 import numpy as np
-from cycler import cycler
 from matplotlib import ticker
 from matplotlib.colors import Normalize, to_rgba
 from matplotlib.figure import Figure
@@ -27,10 +24,11 @@ from numpy.typing import ArrayLike
 
 from lessonkit.lab.attention import causal_mask, checked_weights
 from lessonkit.lab.cost import comparisons, doubling_ratio, ratio_text
+from lessonkit.lab.figure_style import HEATMAP_CMAP, INK, PALETTE, STYLE, WIDTH_IN, style
 from lessonkit.lab.tokens import token_ids, token_pieces
 from lessonkit.lab.trace import SoftmaxTrace
 
-__all__ = [
+__all__ = [  # the style's names too: lessons import them from here (lessonkit.lab.figure_style)
     "INK",
     "PALETTE",
     "STYLE",
@@ -40,67 +38,6 @@ __all__ = [
     "style",
     "token_pieces_figure",
 ]
-
-INK = "#20201f"
-"""Sentinel colour for text, ticks and spines; the page serialiser makes it ``currentColor``.
-
-It is a near-black no palette uses, so a PNG saved directly still reads on white.
-"""
-
-PALETTE = {"blue": "#0072b2", "vermillion": "#d55e00", "green": "#009e73", "purple": "#cc79a7"}
-"""Okabe-Ito colours (colour-blind safe) with at least 3:1 contrast on white and on #1e2129."""
-
-HEATMAP_CMAP = "cividis"
-"""Perceptually uniform and readable with colour-blindness; weights 0..1 map to dark..light."""
-
-WIDTH_IN = 5.0
-"""Figure width in inches: at most ~6 so text stays legible when scaled to a 360 px phone."""
-
-STYLE: dict[str, Any] = {
-    "figure.figsize": (WIDTH_IN, 3.2),
-    "figure.facecolor": "none",
-    "axes.facecolor": "none",
-    "savefig.facecolor": "none",
-    "font.family": "sans-serif",
-    "font.sans-serif": ["DejaVu Sans"],
-    "font.monospace": ["DejaVu Sans Mono"],
-    "font.size": 12,
-    "axes.titlesize": 12,
-    "axes.labelsize": 12,
-    "xtick.labelsize": 11,
-    "ytick.labelsize": 11,
-    "legend.fontsize": 11,
-    "legend.frameon": False,
-    "text.color": INK,
-    "axes.labelcolor": INK,
-    "axes.titlecolor": INK,
-    "axes.edgecolor": INK,
-    "xtick.color": INK,
-    "ytick.color": INK,
-    "grid.color": INK,
-    "grid.alpha": 0.2,
-    "hatch.color": INK,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.prop_cycle": cycler(color=list(PALETTE.values())),
-    "image.cmap": HEATMAP_CMAP,
-    "svg.fonttype": "none",
-    "svg.hashsalt": "lessonkit",
-}
-"""matplotlib settings every lesson figure uses; wrap pyplot code in :func:`style` to get them."""
-
-
-@contextmanager
-def style() -> Iterator[None]:
-    """Apply :data:`STYLE` inside a ``with`` block (for figures drawn with pyplot in a lesson).
-
-    >>> import matplotlib as mpl
-    >>> with style():
-    ...     mpl.rcParams["text.color"] == INK
-    True
-    """
-    with mpl.rc_context(STYLE):
-        yield
 
 
 def _new_figure(height_in: float, layout: str | None = "constrained") -> Figure:

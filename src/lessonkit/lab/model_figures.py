@@ -1,6 +1,6 @@
 """Figures of what the real model (:mod:`lessonkit.lab.model`) does: deterministic, with alt text.
 
-They use the lab's :func:`~lessonkit.lab.figures.style` (text in :data:`INK`, cividis heatmaps,
+They use the lab's :func:`~lessonkit.lab.figure_style.style` (text in :data:`INK`, cividis heatmaps,
 Okabe-Ito lines), so :func:`~lessonkit.execute.svg.to_svg` makes them follow light and dark mode.
 """
 
@@ -14,7 +14,7 @@ from matplotlib import ticker
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
-from lessonkit.lab.figures import HEATMAP_CMAP, INK, PALETTE, WIDTH_IN, style
+from lessonkit.lab.figure_style import HEATMAP_CMAP, INK, PALETTE, WIDTH_IN, style
 from lessonkit.lab.model import Encoded
 
 __all__ = [

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lessonkit.lab.attention import checked_weights
-from lessonkit.lab.figures import HEATMAP_CMAP
+from lessonkit.lab.figure_style import HEATMAP_CMAP
 
 __all__ = ["attention_grid_html", "cell_colours", "contrast", "row_sentence"]
 
