@@ -217,10 +217,10 @@ def mark(n):
 
 
 print(mark(1))
-first = zygote.current(worker.HASH_SEED)
+first = zygote.current(zygote.HASH_SEED)
 figures.write_text(figures.read_text() + "\\nMARK = 2\\n")
 print(mark(2))
-print(zygote.current(worker.HASH_SEED) is not first, first.reap(30))
+print(zygote.current(zygote.HASH_SEED) is not first, first.reap(30))
 pool.close()
 """
 

@@ -293,3 +293,28 @@ def test_a_build_started_with_sighup_ignored_keeps_running_its_pages_on_sighup(
             assert not running.result(timeout=30).ok
     finally:
         pool.close()
+
+
+def test_a_sites_first_build_starts_the_zygote_as_mkdocs_hands_lessonkit_its_options(
+    tmp_path: Path, fresh_zygote: None
+) -> None:
+    # At on_startup, before MkDocs reads the pages: the zygote's imports overlap the rest of
+    # MkDocs' start. Only a first build (no cache folder) runs every page; a later one may run
+    # none, and a site that runs no code needs no zygote.
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    config_file = tmp_path / "mkdocs.yml"
+
+    def started(options: str) -> bool:
+        config_file.write_text(f"site_name: test\nplugins:\n  - lessonkit{options}\n")
+        load_config(str(config_file)).plugins.on_startup(command="build", dirty=False)
+        running = zygote._current is not None
+        zygote.stop()
+        return running
+
+    assert started("")
+    assert not started(":\n      execute: false")
+    (tmp_path / "cache").mkdir()
+    assert started(":\n      cache_dir: elsewhere")
+    assert not started(":\n      cache_dir: cache")

@@ -23,6 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lessonkit.execute import zygote
 from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest, remembered_machinery_digest
 from lessonkit.execute.program import Program
@@ -35,6 +36,13 @@ if TYPE_CHECKING:
 CLOCK_SLACK = 0.1
 """Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
 the build started still counts as the build's."""
+
+
+def warm_up_if_cold(cache_folder: Path) -> None:
+    """A site's first build (no cache folder yet) runs every page: start the zygote now, so that
+    it imports the libraries while the build goes on."""
+    if not cache_folder.exists():
+        zygote.warm_up()
 
 
 class EngineClosed(RuntimeError):
@@ -100,10 +108,8 @@ class Engine:
 
     def warm_up_if_cold(self) -> None:
         """On a first build (no cache folder yet) every page runs: start importing libraries now."""
-        if self.cache is not None and not self.cache.folder.exists():
-            from lessonkit.execute.worker import warm_up
-
-            warm_up()
+        if self.cache is not None:
+            warm_up_if_cold(self.cache.folder)
 
     def key(self, program: Program) -> str:
         if self._machinery is None:  # once per engine: a serve's rebuilds keep it too

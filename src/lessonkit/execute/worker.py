@@ -59,6 +59,7 @@ from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.runner import OUTPUT_LIMIT
+from lessonkit.execute.zygote import HASH_SEED
 
 STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import its libraries."""
@@ -73,10 +74,6 @@ limit_memory`); each process the page starts may too."""
 GRACE = 10.0
 """Seconds past a block's timeout the build waits for a worker before it kills the worker
 itself (the worker times its page; this is for a worker that stopped answering)."""
-
-HASH_SEED = "0"
-"""``PYTHONHASHSEED`` of the zygote and workers: ``print({"a", "b"})`` prints the same in
-every build (string hashing is otherwise randomised per process, and so is a set's order)."""
 
 PRELOAD = (
     "numpy",
@@ -220,12 +217,6 @@ class Worker:
             self._stopped = True
             if not self._running:
                 self.conn.close()
-
-
-def warm_up() -> None:
-    """Start the zygote now: it imports the libraries while the site build goes on."""
-    if _FORKS:
-        zygote.current(HASH_SEED)
 
 
 _START_LOCK = threading.Lock()

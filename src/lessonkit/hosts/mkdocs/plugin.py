@@ -15,6 +15,7 @@ from mkdocs.structure.pages import Page
 from lessonkit import resources
 from lessonkit.checks.recipe import check_page
 from lessonkit.execute import figure_slots
+from lessonkit.execute.site import warm_up_if_first_build
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
@@ -40,6 +41,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
         self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
+        root = Path(self.config.config_file_path or ".").resolve().parent  # as on_config's
+        warm_up_if_first_build(settings(self.config), root)  # the earliest event with options
 
     def on_shutdown(self) -> None:
         self.runs.close()

@@ -61,7 +61,6 @@ class Runs:
         docs, site = Path(config.docs_dir), Path(config.site_dir)
         self.engine = self.engine or site_engine(settings, root, docs, site)
         self.engine.forget(keep_current=keep_current)
-        self.engine.warm_up_if_cold()
         self._execute = ExecuteExtension(engine=self.engine)
         config.markdown_extensions.append(self._execute)
 

@@ -44,6 +44,7 @@ from mkdocs.structure.files import File, Files
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
+from lessonkit.execute import zygote
 from lessonkit.execute.engine import Engine, EngineClosed
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
@@ -255,9 +256,7 @@ class Preview:
             return
         for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
             server.watch(folder, recursive=False)
-        from lessonkit.execute.worker import warm_up  # (a warm build imports no worker code)
-
-        warm_up()
+        zygote.warm_up()
         if self.active:
             folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
             atexit.register(shutil.rmtree, folder, True)
