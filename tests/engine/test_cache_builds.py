@@ -3,6 +3,7 @@ keeps only the entries it used, a serve rebuild prunes nothing."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -118,3 +119,31 @@ def test_a_serve_rebuild_prunes_nothing_a_full_build_prunes_what_it_did_not_use(
     _build(tmp_path, {"a.md": pages["a.md"]}, prune=True)
     assert len(list(tmp_path.glob("*.json"))) == 1
     assert (tmp_path / SECRET).is_file()
+
+
+HOOK = """\
+import json
+import sys
+
+
+def on_post_build(config):
+    held = [name for name in ("multiprocessing", "lessonkit.execute.zygote") if name in sys.modules]
+    with open("held.json", "w") as out:
+        json.dump(held, out)
+"""
+
+
+def test_a_warm_build_loads_no_worker_code_a_first_build_starts_the_zygote(
+    tmp_path: Path, mkdocs_build
+) -> None:
+    # A warm build runs no page: it pays for no process machinery (build speed at 20 pages).
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(CONFIG + "hooks: [hook.py]\n")
+    (tmp_path / "hook.py").write_text(HOOK)
+    _write(tmp_path, "a", "1")
+    held = []
+    for _ in range(2):
+        build = mkdocs_build(tmp_path)
+        assert build.returncode == 0, build.stderr
+        held.append(json.loads((tmp_path / "held.json").read_text()))
+    assert held == [["multiprocessing", "lessonkit.execute.zygote"], []]

@@ -23,7 +23,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lessonkit.execute import zygote
 from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest, remembered_machinery_digest
 from lessonkit.execute.program import Program
@@ -42,6 +41,8 @@ def warm_up_if_cold(cache_folder: Path) -> None:
     """A site's first build (no cache folder yet) runs every page: start the zygote now, so that
     it imports the libraries while the build goes on."""
     if not cache_folder.exists():
+        from lessonkit.execute import zygote  # here: a warm build imports no worker code
+
         zygote.warm_up()
 
 

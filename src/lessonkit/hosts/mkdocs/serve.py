@@ -44,7 +44,6 @@ from mkdocs.structure.files import File, Files
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
-from lessonkit.execute import zygote
 from lessonkit.execute.engine import Engine, EngineClosed
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
@@ -256,6 +255,8 @@ class Preview:
             return
         for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
             server.watch(folder, recursive=False)
+        from lessonkit.execute import zygote  # (a build imports no worker code)
+
         zygote.warm_up()
         if self.active:
             folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
