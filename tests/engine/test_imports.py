@@ -203,14 +203,14 @@ from pathlib import Path
 from lessonkit.execute import worker, zygote
 from lessonkit.execute.program import parse_program
 
-figures = Path(sys.argv[1])
+style_file = Path(sys.argv[1])
 pool = worker.WorkerPool(1, 30)
 code = "from lessonkit.lab import figure_style\\nprint(getattr(figure_style, 'MARK', 0))"
 page = "```python exec\\n" + code + "\\n```\\n"
 
 
 def mark(n):
-    job = worker.Job(parse_program(page + "<!-- %d -->" % n), "page.md", "", figures.parent)
+    job = worker.Job(parse_program(page + "<!-- %d -->" % n), "page.md", "", style_file.parent)
     result = pool.run(job)
     assert result.ok, result.problems
     return result.steps[0].stdout.strip()
@@ -218,7 +218,7 @@ def mark(n):
 
 print(mark(1))
 first = zygote.current(zygote.HASH_SEED)
-figures.write_text(figures.read_text() + "\\nMARK = 2\\n")
+style_file.write_text(style_file.read_text() + "\\nMARK = 2\\n")
 print(mark(2))
 print(zygote.current(zygote.HASH_SEED) is not first, first.reap(30))
 pool.close()
@@ -235,9 +235,9 @@ def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
     env = {**os.environ, "PYTHONPATH": str(copy.parent)}
     script = tmp_path / "edit.py"
     script.write_text(EDITED_UNDER_A_RUNNING_ZYGOTE)
-    figures = copy / "lab" / "figure_style.py"
+    style_file = copy / "lab" / "figure_style.py"
     done = subprocess.run(
-        [sys.executable, str(script), str(figures)], env=env, capture_output=True, text=True
+        [sys.executable, str(script), str(style_file)], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "2", "True", "True"], done.stderr

@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -318,3 +319,51 @@ def test_a_sites_first_build_starts_the_zygote_as_mkdocs_hands_lessonkit_its_opt
     (tmp_path / "cache").mkdir()
     assert started(":\n      cache_dir: elsewhere")
     assert not started(":\n      cache_dir: cache")
+
+
+def _first_build(site: Path, page: str, env: dict[str, str]) -> tuple[int, bool]:
+    """Build ``site`` (a first build: no cache) with one page; its exit code, and whether any
+    process it started still held its output once it had exited."""
+    (site / "docs").mkdir(parents=True)
+    (site / "docs" / "index.md").write_text(page)
+    (site / "mkdocs.yml").write_text("site_name: test\nplugins:\n  - lessonkit\n")
+    build = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"],
+        cwd=site,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
+    )
+    assert build.stderr is not None
+    with build.stderr:
+        output = build.stderr.fileno()
+        os.set_blocking(output, False)
+        code, held = build.wait(timeout=120), True
+        while select.select([output], [], [], 0)[0]:
+            if not os.read(output, 65536):
+                held = False  # end of file: no process holds the pipe now
+                break
+    return code, held
+
+
+def test_a_first_build_with_no_code_to_run_leaves_no_zygote_running(tmp_path: Path) -> None:
+    # The zygote started at on_startup and no page asked it for a worker: the build still
+    # stops it before it exits (left alone, it went on importing, holding the build's output).
+    code, held = _first_build(tmp_path, "# Prose only\n\nNo code here.\n", {})
+    assert code == 0
+    assert not held
+
+
+def test_a_zygote_leaves_no_folder_in_tmp_though_matplotlib_made_one_there(
+    tmp_path: Path,
+) -> None:
+    # matplotlib makes a temporary config folder when its own cannot be written, and removes it
+    # at exit: the zygote skips the interpreter's teardown, not what libraries registered.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    (tmp_path / "file").write_text("")
+    env = {"TMPDIR": str(temporary), "MPLCONFIGDIR": str(tmp_path / "file" / "mpl")}
+    page = "# Code\n\n```python exec\nprint(6 * 7)\n```\n"
+    code, _ = _first_build(tmp_path / "site", page, env)
+    assert code == 0
+    assert list(temporary.iterdir()) == []

@@ -248,3 +248,17 @@ def test_to_svg_serialises_a_pyplot_figure_without_a_window() -> None:
     assert root.get("aria-label") == "A curve of squares."
     assert "currentColor" in svg and INK not in svg
     assert any(t.text == "squares" for t in root.iter(f"{SVG}text"))
+
+
+def test_the_figure_style_is_one_however_a_lesson_reaches_it() -> None:
+    # Workers import lessonkit.lab.figure_style, which makes it an attribute of the package:
+    # ``lab.style`` must still be the function, not a module of that name.
+    import matplotlib as mpl
+
+    from lessonkit import lab
+    from lessonkit.lab import figure_style, figures
+
+    assert lab.style is figures.style is figure_style.style
+    assert (lab.INK, lab.PALETTE, figures.STYLE) == (INK, figure_style.PALETTE, figure_style.STYLE)
+    with lab.style():
+        assert mpl.rcParams["text.color"] == INK

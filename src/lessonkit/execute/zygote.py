@@ -19,6 +19,7 @@ either way its folder of page folders goes with it.
 from __future__ import annotations
 
 import array
+import atexit
 import contextlib
 import json
 import os
@@ -52,8 +53,10 @@ class Zygote:
     def __init__(self, hash_seed: str) -> None:
         ours, theirs = socket.socketpair()
         code = f"from lessonkit.execute.zygote import main; main({theirs.fileno()})"
-        path = [entry for entry in sys.path if isinstance(entry, str)]  # what imports read
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _SYS_PATH: json.dumps(path)}
+        self.started_with = _surroundings()
+        """The build's ``sys.path`` and environment, which the zygote and its pages get."""
+        path, environ = self.started_with
+        env = {**environ, "PYTHONHASHSEED": hash_seed, _SYS_PATH: json.dumps(path)}
         with theirs:
             self.process = subprocess.Popen(
                 [sys.executable, *_flags(), "-c", code],
@@ -145,18 +148,36 @@ lessonkit (and what lessons import) where the build does."""
 _lock = threading.Lock()
 _current: Zygote | None = None
 _retired: list[Zygote] = []
+_stops_at_exit = False
+
+
+def _surroundings() -> tuple[list[str], dict[str, str]]:
+    """This process's ``sys.path`` (what imports read) and environment, as a zygote gets them."""
+    return [entry for entry in sys.path if isinstance(entry, str)], dict(os.environ)
 
 
 def current(hash_seed: str) -> Zygote:
-    """The zygote new workers come from, started now if there is none."""
-    global _current
+    """The zygote new workers come from, started now if there is none.
+
+    One started before the build changed its ``sys.path`` or environment (a first build starts
+    it at ``on_startup``, and a plugin's ``on_config`` may add a folder of modules) is replaced,
+    and so is one that died (its error is in the log): pages see the build as it is when they
+    run. Whichever zygotes a build started are stopped when it exits (:func:`stop`).
+    """
+    global _current, _stops_at_exit
     with _lock:
         _retired[:] = [old for old in _retired if not old.reap()]
-        if _current and not _current.failed and _current.process.poll() is not None:
-            _current.close()  # it died (its error is in the log): a fresh one takes over
-            _current = None
+        if _current and not _current.failed:
+            died = _current.process.poll() is not None
+            if died or _current.started_with != _surroundings():
+                _current.close()  # it exits once the workers it forked have
+                _retired.append(_current)
+                _current = None
         if _current is None:
             _current = Zygote(hash_seed)
+            if not _stops_at_exit:  # also when no worker is ever made (no page needs to run)
+                atexit.register(stop)
+                _stops_at_exit = True
         return _current
 
 
@@ -232,9 +253,11 @@ def main(fd: int) -> NoReturn:
         time.sleep(0.01)
     processes.kill_descendants()  # what a killed worker's pages left running, adopted here
     shutil.rmtree(pages, ignore_errors=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)  # nothing to finalise: tearing numpy and matplotlib down took the build ~25 ms
+    atexit._run_exitfuncs()  # what the libraries registered (matplotlib's temporary config folder)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # (None, or closed)
+            stream.flush()
+    os._exit(0)  # and no interpreter teardown: finalising numpy and matplotlib cost the build 25 ms
 
 
 STOPS = (signal.SIGTERM, signal.SIGHUP)

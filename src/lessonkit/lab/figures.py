@@ -28,7 +28,7 @@ from lessonkit.lab.figure_style import HEATMAP_CMAP, INK, PALETTE, STYLE, WIDTH_
 from lessonkit.lab.tokens import token_ids, token_pieces
 from lessonkit.lab.trace import SoftmaxTrace
 
-__all__ = [  # the style's names too: lessons import them from here (lessonkit.lab.figure_style)
+__all__ = [  # with the style's names, which lessons may import from here too
     "INK",
     "PALETTE",
     "STYLE",

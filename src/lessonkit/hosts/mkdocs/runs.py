@@ -61,6 +61,7 @@ class Runs:
         docs, site = Path(config.docs_dir), Path(config.site_dir)
         self.engine = self.engine or site_engine(settings, root, docs, site)
         self.engine.forget(keep_current=keep_current)
+        self.engine.warm_up_if_cold()  # begun at on_startup, unless a script skipped that event
         self._execute = ExecuteExtension(engine=self.engine)
         config.markdown_extensions.append(self._execute)
 

@@ -255,7 +255,7 @@ class Preview:
             return
         for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
             server.watch(folder, recursive=False)
-        from lessonkit.execute import zygote  # (a build imports no worker code)
+        from lessonkit.execute import zygote  # here: a warm build imports no worker code
 
         zygote.warm_up()
         if self.active:
