@@ -462,13 +462,14 @@ def hosts_table(pages: int, runs: int, found: dict[str, dict[str, list[float]]])
 def blocks_script(seeds: list[int], *, isolated: bool = False, at_once: int = 1) -> str:
     """A plain Python program running each page's blocks in its own namespace, figures to SVG.
 
-    ``isolated``: each page in a fresh process forked from one that imported the libraries,
-    drew and saved a figure once as lessonkit's zygote does (an image, a line, ticks, a title,
-    labels, ``tight_layout``: matplotlib's caches) and froze what it holds (``gc.freeze``),
-    ``at_once`` pages at a time (the memory target's baseline runs as many as lessonkit's
-    workers; the time target's runs one and divides by the cores): pages share no state, as
-    lessonkit's may not (a page can change NumPy's print options, the RNGs, matplotlib's
-    settings), at the least it can cost. A page that fails stops the script.
+    ``isolated``: each page in a fresh process forked from one that imported the libraries (and
+    the lab module the pages use, which lessonkit's zygote leaves to them: a baseline that costs
+    each page about 0.1 ms less), drew and saved a figure once as lessonkit's zygote does (an
+    image, a line, ticks, a title, labels, ``tight_layout``: matplotlib's caches) and froze what
+    it holds (``gc.freeze``), ``at_once`` pages at a time (the memory target's baseline runs as
+    many as lessonkit's workers; the time target's runs one and divides by the cores): pages
+    share no state, as lessonkit's may not (a page can change NumPy's print options, the RNGs,
+    matplotlib's settings), at the least it can cost. A page that fails stops the script.
     """
     pages = [blocks(seed) for seed in seeds]
     run_page = """\
@@ -581,15 +582,20 @@ def stored(cache: Path) -> dict[str, int]:
 def instructions(command: list[str], what: str) -> tuple[int, str]:
     """How many instructions ``command`` executes, counted by valgrind, and its stderr.
 
-    The count repeats within a fraction of a percent however busy the machine is, so it shows
-    what a build costs where wall-clock seconds only show what the machine allowed. Only the
-    build's own process is counted (not the workers it starts: a warm build runs none).
+    The count does not depend on how busy the machine is, so it shows what a build costs where
+    wall-clock seconds only show what the machine allowed. Every counted build hashes strings
+    with one seed (``PYTHONHASHSEED=0``, lessonkit's workers' own), and then its count repeats
+    exactly: with a seed drawn per process, which orders sets and dicts, one build's count moved
+    by up to 0.3% from one process to the next (20 pages: 5.203 to 5.218 billion; 200 pages:
+    33.79 to 33.84), enough to move a ratio across 1.03. Only the build's own process is counted
+    (not the workers it starts: a warm build runs none).
     """
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
     counter = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    done = subprocess.run([*counter, *command], env=ENV, capture_output=True, text=True)
+    env = {**ENV, "PYTHONHASHSEED": "0"}
+    done = subprocess.run([*counter, *command], env=env, capture_output=True, text=True)
     total = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode != 0 or not total:
         raise SystemExit(f"{what} failed under valgrind:\n{done.stderr[-3000:]}")
