@@ -367,3 +367,23 @@ def test_a_zygote_leaves_no_folder_in_tmp_though_matplotlib_made_one_there(
     code, _ = _first_build(tmp_path / "site", page, env)
     assert code == 0
     assert list(temporary.iterdir()) == []
+
+
+def test_a_zygote_started_before_the_build_changed_its_environment_is_replaced(
+    monkeypatch: pytest.MonkeyPatch, fresh_zygote: None
+) -> None:
+    # A first build starts it at on_startup; a plugin's on_config may then set a variable (or
+    # add a folder of modules to sys.path) that the pages need.
+    zygote.warm_up()
+    early = zygote._current
+    assert zygote.current(zygote.HASH_SEED) is early  # nothing changed: the same one
+    monkeypatch.setenv("LESSONKIT_SET_AFTER_START", "42")
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        page = "```python exec\nimport os\n\nprint(os.environ['LESSONKIT_SET_AFTER_START'])\n```\n"
+        result = run(pool, page)
+    finally:
+        pool.close()
+    assert result.ok, result.problems
+    assert result.steps[0].stdout == "42\n"
+    assert zygote._current is not early
