@@ -87,7 +87,7 @@ class QuizExtension(BlocksExtension):
         gate = register_blocks_gate(md, block_mgr)  # no "///" on a page: no block test (.gate)
         register_html_escape(md, gate)  # raw HTML in a quiz is shown as text (see .escape)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
-        md.treeprocessors.register(QuizPageTreeprocessor(md), "lessonkit_quiz_page", 25)
+        md.treeprocessors.register(QuizPageTreeprocessor(md, gate), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.
         md.postprocessors.register(SealPostprocessor(md), "lessonkit_quiz_seal", 5)
 

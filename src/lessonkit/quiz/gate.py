@@ -45,7 +45,7 @@ class BlocksGate(Preprocessor):
         self.open = True
 
     def run(self, lines: list[str]) -> list[str]:
-        self.open = any("///" in line for line in lines)
+        self.open = "///" in "\n".join(lines)  # one search in C, not one a line (build speed)
         processors = self.md.parser.blockprocessors
         if not self.open:
             processors.deregister(BLOCKS, strict=False)

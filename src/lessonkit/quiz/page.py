@@ -8,6 +8,7 @@ import xml.etree.ElementTree as etree
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import takewhile
+from typing import TYPE_CHECKING
 
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
@@ -18,6 +19,11 @@ from lessonkit.core.problems import LessonError, Problem
 from .block import NO_QUESTION, PENDING, SEAL_TAG, text_of
 from .check import RE_OPTIONS_LINE, header_problems
 from .rules import first_line, problem, quote
+
+if TYPE_CHECKING:
+    from markdown import Markdown
+
+    from .gate import BlocksGate
 
 RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
 RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
@@ -76,11 +82,21 @@ def _xor(data: bytes, key: str) -> bytes:
 
 class QuizPageTreeprocessor(Treeprocessor):
     """Raise LessonError for a ``/// quiz`` left as text or never closed; else add the result
-    line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz."""
+    line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz.
+
+    ``gate`` says whether the page's lines could open a block (:mod:`.gate`): where they could
+    not, the page holds no quiz, and only a ``///`` in its text (a later preprocessor's) needs
+    the walk."""
+
+    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
+        super().__init__(md)
+        self.gate = gate
 
     def run(self, root: etree.Element) -> None:
+        if not self.gate.open and "///" not in "".join(root.itertext()):
+            return  # most pages: one search in C, not a test of every element (build speed)
         if not any(_may_matter(el) for el in root.iter()):
-            return  # no quiz and no "///" anywhere (most pages): nothing to check or add
+            return  # no quiz and no "///" anywhere: nothing to check or add
         problems: list[Problem] = []
         quizzes = []
         for el in _walk(root):
