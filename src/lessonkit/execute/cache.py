@@ -502,10 +502,12 @@ def _decoder(kind: Any, where: str) -> Callable[[Any], Any]:
         fields = {name: _decoder(hint, f"{where}.{name}") for name, hint in _hints(kind).items()}
         names = set(fields)
 
+        ordered = list(fields.items())  # the fields' order: the values go in by position
+
         def record(value: Any) -> Any:
             if type(value) is not dict or value.keys() != names:
                 raise wrong("not its fields")
-            return kind(**{name: decode(value[name]) for name, decode in fields.items()})
+            return kind(*[decode(value[name]) for name, decode in ordered])
 
         return record
     if origin in (list, tuple) and not (origin is tuple and args[-1:] != (Ellipsis,)):

@@ -44,7 +44,6 @@ import hashlib
 import importlib
 import importlib.machinery
 import os
-import pkgutil
 import platform
 import re
 import sys
@@ -485,6 +484,8 @@ def warm(package: str) -> None:
     caches, without noting the modules as held (:func:`stale_sources` does not follow them): a
     page process forked from here that uses them finds both ready instead of reading the files.
     """
+    import pkgutil  # here: only a zygote warms, and a build's lookups need none of it
+
     folders = getattr(sys.modules.get(package) or importlib.import_module(package), "__path__", [])
     names = [package, *(f"{package}.{info.name}" for info in pkgutil.iter_modules(folders))]
     files, _ = _closure(names)
