@@ -37,15 +37,6 @@ CLOCK_SLACK = 0.1
 the build started still counts as the build's."""
 
 
-def warm_up_if_cold(cache_folder: Path) -> None:
-    """A site's first build (no cache folder yet) runs every page: start the zygote now, so that
-    it imports the libraries while the build goes on."""
-    if not cache_folder.exists():
-        from lessonkit.execute import zygote  # here: a warm build imports no worker code
-
-        zygote.warm_up()
-
-
 class EngineClosed(RuntimeError):
     """A page was submitted to an engine already closed (the build or the serve is stopping)."""
 
@@ -106,11 +97,6 @@ class Engine:
 
                 self._pool = WorkerPool(*self._pool_args, **self._limits)
             return self._pool
-
-    def warm_up_if_cold(self) -> None:
-        """On a first build (no cache folder yet) every page runs: start importing libraries now."""
-        if self.cache is not None:
-            warm_up_if_cold(self.cache.folder)
 
     def key(self, program: Program) -> str:
         if self._machinery is None:  # once per engine: a serve's rebuilds keep it too

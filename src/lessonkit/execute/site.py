@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine, warm_up_if_cold
+from lessonkit.execute.engine import Engine
 
 
 def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) -> Engine:
@@ -35,5 +35,7 @@ def warm_up_if_first_build(settings: Settings, root: Path) -> None:
     zygote now. A host calls this as soon as it has read lessonkit's options, so that the
     zygote's imports overlap the rest of the host's start (MkDocs: at ``on_startup``, 20-30 ms
     before ``on_config`` on the benchmark's 20 pages)."""
-    if settings.execute:
-        warm_up_if_cold(root / settings.cache_dir)
+    if settings.execute and not (root / settings.cache_dir).exists():
+        from lessonkit.execute import zygote  # here: a warm build imports no worker code
+
+        zygote.warm_up()

@@ -10,6 +10,7 @@ MkDocs validates ``mkdocs.yml`` as it does for its own plugins, with the same de
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config import base
@@ -34,6 +35,11 @@ LessonkitConfig: type[base.Config] = type(
     {"__doc__": "Options for the ``lessonkit`` MkDocs plugin.", "__module__": __name__}
     | {option.name: _config_option(option) for option in OPTIONS},
 )
+
+
+def root_of(config: base.Config) -> Path:
+    """The folder of the site's ``mkdocs.yml`` (MkDocs' config, or the plugin's: both know it)."""
+    return Path(config.config_file_path or ".").resolve().parent
 
 
 def settings(config: base.Config) -> Settings:

@@ -15,10 +15,9 @@ from mkdocs.structure.pages import Page
 from lessonkit import resources
 from lessonkit.checks.recipe import check_page
 from lessonkit.execute import figure_slots
-from lessonkit.execute.site import warm_up_if_first_build
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.checks import site_context
-from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, settings
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
@@ -41,8 +40,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
         self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
-        root = Path(self.config.config_file_path or ".").resolve().parent  # as on_config's
-        warm_up_if_first_build(settings(self.config), root)  # the earliest event with options
+        self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
         self.runs.close()
@@ -51,7 +49,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.settings, self.lessons = settings(self.config), {}
         self.figures = Waiting()  # from on_page_content until on_post_page
         self.notebooks = generated.Notebooks()
-        self.root = Path(config.config_file_path or ".").resolve().parent
+        self.root = root_of(config)
         add_missing_extensions(config.markdown_extensions)
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants

@@ -25,8 +25,10 @@ from lessonkit.execute.engine import Engine
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.site import site_engine
+from lessonkit.execute.site import site_engine, warm_up_if_first_build
 from lessonkit.hosts.mkdocs import held
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of
+from lessonkit.hosts.mkdocs.config import settings as settings_of
 from lessonkit.hosts.mkdocs.problems import log, report, reported
 
 if TYPE_CHECKING:
@@ -61,9 +63,14 @@ class Runs:
         docs, site = Path(config.docs_dir), Path(config.site_dir)
         self.engine = self.engine or site_engine(settings, root, docs, site)
         self.engine.forget(keep_current=keep_current)
-        self.engine.warm_up_if_cold()  # begun at on_startup, unless a script skipped that event
+        warm_up_if_first_build(settings, root)  # begun at on_startup, unless a script skipped it
         self._execute = ExecuteExtension(engine=self.engine)
         config.markdown_extensions.append(self._execute)
+
+    def warm_up(self, options: LessonkitConfig) -> None:
+        """On a site's first build, start the zygote as soon as MkDocs has read lessonkit's
+        ``options`` (``on_startup``): its imports overlap the rest of MkDocs' start."""
+        warm_up_if_first_build(settings_of(options), root_of(options))
 
     def start(self, lesson: Lesson, *, changed: bool) -> None:
         """Start a read page's code now, unless its cache entry may serve it (or, in a dirty

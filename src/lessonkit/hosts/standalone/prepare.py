@@ -42,7 +42,7 @@ from lessonkit.core.page import Page as Lesson
 from lessonkit.core.prepared import MANIFEST, prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import Project
-from lessonkit.execute.site import CONFIG_FILES
+from lessonkit.execute.site import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.glossary.site import finish_page
 from lessonkit.hosts.standalone.manifest import atomic_write, sha256, write_manifest
 from lessonkit.hosts.standalone.page import LessonPage
@@ -150,7 +150,7 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     outcome.pages = len(lessons)
     engine = site.engine
     if engine:
-        engine.warm_up_if_cold()
+        warm_up_if_first_build(config.settings, config.root)
         for lesson in lessons:  # every page starts now: they run in parallel while others convert
             with suppress(LessonError):  # wrong block options: reported by the page's checks
                 if lesson.program.steps:
