@@ -17,9 +17,8 @@ import functools
 import html
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 import markdown
@@ -100,8 +99,7 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
     return f"link to an anchor that {where} does not have: {target}", hint
 
 
-@dataclass(frozen=True)
-class PageIds:
+class PageIds(NamedTuple):
     """The ids a page's source shows; ``complete`` when its rendering can make no others."""
 
     ids: frozenset[str]

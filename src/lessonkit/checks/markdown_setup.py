@@ -15,16 +15,14 @@ False
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown import Extension, Markdown
 
 TOC_NAMES = ("toc", "markdown.extensions.toc")
 
 
-@dataclass(frozen=True)
-class MarkdownSetup:
+class MarkdownSetup(NamedTuple):
     """The facts about a site's Markdown that checks need."""
 
     blocks: frozenset[str] | None = None

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lessonkit.core.fences import TAB_LENGTH, fences
 from lessonkit.core.patterns import lazy
@@ -46,8 +46,7 @@ _OPENING = frozenset("!?=-*+:>[0123456789")
 """The characters a container's opening line can start with (after its indent)."""
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
     """Lines read as one Markdown document: the page, or a container's dedented content."""
 
     lines: list[str]

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lessonkit.core.patterns import lazy
 
@@ -52,8 +52,7 @@ _OPEN = lazy(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
 """An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+class Fence(NamedTuple):
     """One fenced block of a page: lines ``start`` to ``end``, both fence lines included."""
 
     start: int

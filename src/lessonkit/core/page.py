@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
@@ -42,8 +42,7 @@ if TYPE_CHECKING:
     from lessonkit.execute.program import Program
 
 
-@dataclass(frozen=True)
-class Origins:
+class Origins(NamedTuple):
     """Where each line of a page's text comes from in its source: ``(cell, line in cell)`` for
     text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given).
     Cell 0 is the source file itself (a script's own lines: ``(0, line in the file)``)."""

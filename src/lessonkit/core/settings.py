@@ -20,15 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
 
 DEFAULT_GLOSSARY = "glossary.yml"
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One option: its name, accepted types, default, choices and what it does."""
 
     name: str

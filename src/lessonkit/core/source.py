@@ -20,9 +20,8 @@ and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from markdown.preprocessors import NormalizeWhitespace
@@ -41,8 +40,7 @@ a line that ends in a space) whitespace-only lines."""
 _FRONT_MATTER = lazy(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class Split:
+class Split(NamedTuple):
     """A page's source cut at its front matter."""
 
     body: str

@@ -16,8 +16,7 @@ an :class:`~lessonkit.execute.engine.Engine` (worker processes, cache, pages in 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
@@ -32,8 +31,7 @@ if TYPE_CHECKING:
     from lessonkit.execute.engine import Engine
 
 
-@dataclass(frozen=True)
-class PreparedPage:
+class PreparedPage(NamedTuple):
     """A page whose program a host already ran: what the extension renders it with."""
 
     program: Program

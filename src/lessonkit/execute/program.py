@@ -29,7 +29,7 @@ import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from lessonkit.core.fences import fences, paragraph_spans
 from lessonkit.core.patterns import lazy
@@ -51,8 +51,7 @@ _VALUE = lazy(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
 _FORMAT_SPEC = lazy(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One executable thing on a page."""
 
     kind: StepKind
@@ -72,8 +71,7 @@ class Step:
         return dict(self.options).get(name, default)
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """Where a step sits in the parsed text: lines ``[start, end)`` for fences, or a match."""
 
     start: int

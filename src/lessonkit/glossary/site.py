@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
@@ -80,8 +79,7 @@ def finish_page(
     return fill_used_on(page_html, links), unused(glossary, used)
 
 
-@dataclass(frozen=True)
-class SiteGlossary:
+class SiteGlossary(NamedTuple):
     """A site's glossary as a host wires it: the terms, their YAML file and their page."""
 
     glossary: Glossary

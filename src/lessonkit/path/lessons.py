@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from lessonkit.core.patterns import lazy
 
@@ -14,8 +13,7 @@ SECTION = "Learning path"
 _QUIZ_ID = lazy(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
 
 
-@dataclass(frozen=True)
-class Lesson:
+class Lesson(NamedTuple):
     """One page of the path: its source, title, URL (from the site's root) and its HTML."""
 
     src_uri: str

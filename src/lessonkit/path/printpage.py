@@ -13,7 +13,6 @@ from __future__ import annotations
 import html as htmlmod
 import posixpath
 import re
-from dataclasses import replace
 from posixpath import normpath
 from urllib.parse import urljoin, urlsplit
 
@@ -123,7 +122,7 @@ def print_html(
             "<h2>Quiz answers and explanations</h2>\n" + "\n".join(answers) + "\n</section>"
         )
     if glossary:  # without its "used on" lists (first: their links need no rewriting)
-        words = replace(glossary, html=_USED_ON.sub("", glossary.html))
+        words = glossary._replace(html=_USED_ON.sub("", glossary.html))
         body = _page_body(words, "glossary", inside, site_url, print_url)
         parts.append(f'<section class="lk-print__glossary" id="glossary">\n{body}\n</section>')
         contents.append(("glossary", glossary.title))

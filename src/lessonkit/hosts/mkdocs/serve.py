@@ -32,9 +32,8 @@ import tempfile
 import threading
 from collections.abc import Callable, MutableMapping
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
@@ -80,8 +79,7 @@ class _DirtyNotice(logging.Filter):
 _NOTICE = _DirtyNotice()
 
 
-@dataclass(frozen=True)
-class _Converted:
+class _Converted(NamedTuple):
     """What a build made of one page: enough to stand in for it when it is not converted."""
 
     url: str
