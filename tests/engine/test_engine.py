@@ -136,6 +136,10 @@ def test_a_page_about_to_start_when_the_engine_closes_does_not_start(
         return job(*args, **kwargs)
 
     monkeypatch.setattr(worker, "Job", late_job)
+    program = parse_program("```python exec\nimport time\ntime.sleep(60)\n```\n", page="p.md")
+    running = engine.submit(program, "docs/p.md", "")
+    assert picked.wait(30)
+    assert engine._threads is not None  # made by the first page that has to run
     shutdown = engine._threads.shutdown
 
     def shutdown_seen(wait: bool = True, **kwargs) -> None:  # close() is past its pool by then
@@ -144,9 +148,6 @@ def test_a_page_about_to_start_when_the_engine_closes_does_not_start(
         shutdown(wait=wait, **kwargs)
 
     monkeypatch.setattr(engine._threads, "shutdown", shutdown_seen)
-    program = parse_program("```python exec\nimport time\ntime.sleep(60)\n```\n", page="p.md")
-    running = engine.submit(program, "docs/p.md", "")
-    assert picked.wait(30)
     began = time.monotonic()
     engine.close()
     assert time.monotonic() - began < 20, "the build waited for the page to run"

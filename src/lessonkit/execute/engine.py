@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,8 @@ from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from lessonkit.execute.worker import WorkerPool
 
 
@@ -67,7 +69,10 @@ class Engine:
         self.private = private
         """Paths code may neither change nor read (the site the build is writing)."""
         self._started = time.time()
-        self._threads = ThreadPoolExecutor(max_workers=max(1, workers))
+        self._threads: ThreadPoolExecutor | None = None
+        """The threads that wait for pages' runs: made when a page first has to run."""
+        self._stopping = False
+        """Set when :meth:`close` begins: no page is submitted to the threads after it."""
         self._futures: dict[str, Future[PageResult]] = {}
         self._released: set[str] = set()
         """Keys of pages that ran without an error (or came from cache) whose results the host
@@ -117,12 +122,13 @@ class Engine:
                 future: Future[PageResult] = Future()
                 future.set_result(cached or PageResult())
             else:
-                try:
-                    future = self._threads.submit(
-                        self._run, key, program, display_path, source_text
-                    )
-                except RuntimeError:  # shut down: the build (or serve) is stopping
-                    raise EngineClosed(f"{display_path} was not run: lessonkit stopped") from None
+                if self._stopping:  # the build (or serve) is stopping
+                    raise EngineClosed(f"{display_path} was not run: lessonkit stopped")
+                if self._threads is None:  # a warm build makes none (nor imports them)
+                    from concurrent.futures import ThreadPoolExecutor
+
+                    self._threads = ThreadPoolExecutor(max_workers=max(1, self._pool_args[0]))
+                future = self._threads.submit(self._run, key, program, display_path, source_text)
             self._futures[key] = future
             return future
 
@@ -239,12 +245,16 @@ class Engine:
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the
         cache entries this build did not use, older than the build."""
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._stopping, threads = True, self._threads
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             self._closed, pool = True, self._pool
         if pool is not None:  # first: a thread waiting for a runaway block (the build was
             pool.close()  # interrupted) returns once the block's worker is stopped
-        self._threads.shutdown(wait=True)
+        if threads is not None:
+            threads.shutdown(wait=True)
         if self.cache is not None:  # even with nothing stored: the next build is not a first one
             self.cache.mark()
             if prune:
