@@ -3,12 +3,15 @@
 The plugin takes each page's SVG figures out of its HTML once it is converted
 (:mod:`lessonkit.execute.figure_slots`) and puts them back when the page is written, after every
 page is converted: all the site's figures wait at once, and an SVG is most of a lesson page's
-weight. They wait compressed.
+weight. Up to :data:`BUDGET` they wait as they are; past it, compressed.
 
->>> waiting = Waiting()
->>> waiting["a.md"] = ["<svg><g/></svg>"]
->>> waiting.pop("a.md"), len(waiting)
-(['<svg><g/></svg>'], 0)
+>>> waiting = Waiting(budget=20)
+>>> small, large = "<svg><g/></svg>", "<svg>" + "<g/>" * 50 + "</svg>"
+>>> waiting["a.md"], waiting["b.md"] = [small], [large]  # 15 characters, then 211
+>>> waiting.weight < len(small) + len(large) // 2  # the second, past the budget, compressed
+True
+>>> waiting.pop("b.md") == [large], waiting["a.md"] == [small], len(waiting)
+(True, True, 1)
 """
 
 from __future__ import annotations
@@ -16,25 +19,46 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator, MutableMapping
 
+BUDGET = 2 * 2**20
+"""Characters of SVG that wait as they are, in all (about 230 heatmaps of 9 KB): a site of a few
+hundred pages pays no compression (zlib's fastest level: about a fifth of the size, some 0.6
+million instructions a figure, to pack and unpack); a site of thousands holds about a fifth of
+its figures' weight past it."""
+
 
 class Waiting(MutableMapping[str, list[str]]):
-    """Each page's figures, by page, each SVG compressed (fast zlib: about a fifth of its size,
-    some 0.1 ms a figure)."""
+    """Each page's figures, by page: as they are up to ``budget`` characters in all, each
+    compressed past it."""
 
-    def __init__(self) -> None:
-        self._packed: dict[str, list[bytes]] = {}
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self._pages: dict[str, list[str] | list[bytes]] = {}
+        self._plain = 0
+        """Characters of the figures held as they are."""
+
+    @property
+    def weight(self) -> int:
+        """What the figures held weigh: characters as they are, bytes compressed."""
+        return sum(len(figure) for figures in self._pages.values() for figure in figures)
 
     def __getitem__(self, page: str) -> list[str]:
-        return [zlib.decompress(svg).decode() for svg in self._packed[page]]
+        return [f if isinstance(f, str) else zlib.decompress(f).decode() for f in self._pages[page]]
 
     def __setitem__(self, page: str, figures: list[str]) -> None:
-        self._packed[page] = [zlib.compress(svg.encode(), 1) for svg in figures]
+        if page in self._pages:  # a page converted again (a serve's rebuild): its old ones go
+            del self[page]
+        size = sum(map(len, figures))
+        if self._plain + size <= self.budget:
+            self._pages[page], self._plain = list(figures), self._plain + size
+        else:
+            self._pages[page] = [zlib.compress(svg.encode(), 1) for svg in figures]
 
     def __delitem__(self, page: str) -> None:
-        del self._packed[page]
+        figures = self._pages.pop(page)
+        self._plain -= sum(len(f) for f in figures if isinstance(f, str))
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._packed)
+        return iter(self._pages)
 
     def __len__(self) -> int:
-        return len(self._packed)
+        return len(self._pages)
