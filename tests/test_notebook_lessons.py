@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.notebooks.lesson import code, markdown, notebook, raw
+from lessonkit.notebooks.convert import code, markdown, notebook, raw
 from lessonkit.notebooks.twin import markdown_notebook
 from lessonkit.notebooks.writer import notebook_bytes
 
@@ -162,7 +162,7 @@ def test_the_edit_link_is_the_notebook_and_the_download_is_what_the_build_ran(tw
 
 def test_a_markdown_lesson_converts_to_a_notebook_that_reads_back_as_it(tmp_path: Path) -> None:
     """``lessonkit notebook`` writes the twin; reading it gives the lesson's own Markdown."""
-    from lessonkit.notebooks.lesson import convert, parse
+    from lessonkit.notebooks.convert import convert, parse
 
     source = tmp_path / "twin.md"
     source.write_text(TWIN)
@@ -190,13 +190,15 @@ def test_strip_removes_stored_outputs_and_nothing_else(tmp_path: Path, capsys) -
 
 
 def test_a_markdown_only_build_imports_neither_nbformat_nor_jupytext(tmp_path: Path) -> None:
+    # Nor lessonkit's notebook conversion: a site with no notebook lesson pays for none of it.
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "twin.md").write_text(TWIN)
     (tmp_path / "mkdocs.yml").write_text("site_name: md\nplugins: [lessonkit]\n")
     probe = (
         "import sys\nfrom mkdocs.commands.build import build\n"
         "from mkdocs.config import load_config\nbuild(load_config('mkdocs.yml'))\n"
-        "print(sorted(m for m in ('nbformat', 'jupytext') if m in sys.modules))\n"
+        "heavy = ('nbformat', 'jupytext', 'lessonkit.notebooks.convert')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(

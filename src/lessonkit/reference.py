@@ -16,7 +16,7 @@ from __future__ import annotations
 from lessonkit.checks.frontmatter import KNOWN_KEYS
 from lessonkit.core.settings import OPTIONS
 from lessonkit.execute.program import EXEC_OPTIONS
-from lessonkit.notebooks.lesson import JUPYTER_METADATA, REFUSED_TAGS, TAGS
+from lessonkit.notebooks.convert import JUPYTER_METADATA, REFUSED_TAGS, TAGS
 from lessonkit.quiz.check import TYPES
 
 FRONT_MATTER = {

@@ -10,7 +10,7 @@ Line numbers: a feature that checks the *body* reports body lines and places the
 :meth:`Page.place` (which adds the front matter's lines); one that checks the whole *text*
 (front matter keys) reports file lines already.
 
-A page made from another source (a notebook: :mod:`lessonkit.notebooks.lesson`) carries its
+A page made from another source (a notebook: :mod:`lessonkit.notebooks.convert`) carries its
 :class:`Origins`, and :meth:`Page.place` (:meth:`Page.locate` for what the engine placed) names
 the source's cell and line instead of a line of the Markdown made from it:
 

@@ -2,9 +2,9 @@
 
 ``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a Markdown lesson stands for: its front
 matter as the first raw cell, each ``python exec`` block a code cell (its options as tags and
-``lessonkit`` metadata, :data:`lessonkit.notebooks.lesson.TAGS`), everything else (prose,
+``lessonkit`` metadata, :data:`lessonkit.notebooks.convert.TAGS`), everything else (prose,
 ``pycon`` doctests, ``{{ }}`` values, quizzes) Markdown cells as written. Read back
-(:func:`lessonkit.notebooks.lesson.convert`), it is the same lesson:
+(:func:`lessonkit.notebooks.convert.convert`), it is the same lesson:
 
 >>> text = '''---
 ... title: T
@@ -40,7 +40,7 @@ from typing import Any
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_source
 from lessonkit.execute.program import parse_program
-from lessonkit.notebooks.lesson import TAGS, code, convert, markdown, notebook, raw
+from lessonkit.notebooks.convert import TAGS, code, convert, markdown, notebook, raw
 
 __all__ = ["convert", "markdown_notebook", "strip_outputs"]
 

@@ -1,0 +1,362 @@
+"""A notebook as the lesson Markdown it stands for, and where each of its lines comes from.
+
+A lesson may be a Jupyter notebook (``.ipynb``) or a jupytext percent script (``.py`` with a
+jupytext header). It is read into the lesson Markdown it stands for, and everything else (checks,
+execution, glossary, quiz, resources, the notebook download) runs on that Markdown unchanged:
+
+- a first *raw* cell holding ``---``-delimited YAML is the front matter (jupytext's own
+  convention: it writes a ``.py``'s or ``.md``'s YAML header there);
+- a Markdown cell is kept as written (``{{ }}`` values, ``/// quiz``, glossary marks, ``pycon``);
+- a code cell becomes a ```` ```python exec ```` block whose options come from its tags
+  (:data:`TAGS`) and its ``lessonkit`` metadata (the block options, e.g. ``alt``).
+
+The page's :class:`~lessonkit.core.page.Origins` maps each line back to its cell, so every
+problem names the notebook, the cell and the line in it. Outputs stored in the notebook are never
+shown (the page shows what the build computed); reading one says so, as a warning.
+
+>>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
+...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
+>>> made = convert(notebook(cells))
+>>> print(made.text)
+---
+title: Sums
+---
+<BLANKLINE>
+# Sums
+<BLANKLINE>
+```python exec source="hide"
+x = 1 + 1
+print(x)
+```
+<BLANKLINE>
+Two is {{ x }}.
+<BLANKLINE>
+>>> made.origins.lines[8], made.origins.lines[6]  # text line 9, print(x): cell 3, line 2
+((3, 2), (3, 0))
+
+nbformat and jupytext are imported only when a site has a notebook lesson (nbformat with its
+schema check about 0.15 s, jupytext 0.12 s more): a Markdown-only build pays nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from lessonkit.core.page import Origins
+from lessonkit.core.patterns import lazy
+from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute.program import EXEC_OPTIONS
+
+TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
+    "hide-input": ({"source": "hide"}, 'the code is not shown, its output is (`source="hide"`)'),
+    "remove-input": ({"source": "hide"}, "the same as `hide-input`"),
+    "remove-output": ({"output": "none"}, 'the code is shown, its output is not (`output="none"`)'),
+    "remove-cell": (
+        {"source": "hide", "output": "none"},
+        "the cell runs (its names are there for later cells), nothing of it is shown",
+    ),
+    "skip-execution": (None, "the code is shown and not run (a plain `python` code block)"),
+}
+"""Each Jupyter cell tag lessonkit reads: the block options it means, and what it does."""
+REFUSED_TAGS = {
+    "raises-exception": "a lesson's code may not fail: catch the exception in the cell and print "
+    "what it says (try: ... except ValueError as error: print(error))",
+    "hide-output": "a page does not fold output: use remove-output, or show it",
+    "hide-cell": "a page does not fold cells: use remove-cell or hide-input",
+}
+"""Tags the Jupyter world uses that a lesson cannot honour, with what to write instead."""
+IGNORED_METADATA = frozenset(
+    {"tags", "collapsed", "scrolled", "editable", "deletable", "execution", "ExecuteTime"}
+    | {"vscode", "slideshow", "trusted", "id", "name", "jp-MarkdownHeadingCollapsed"}
+)
+"""Cell metadata editors write for themselves; it does not change what a page shows."""
+JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"output": "none"}}
+"""JupyterLab's ``jupyter`` cell metadata (a collapsed input or output) as block options."""
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def parse(text: str, where: str, *, percent: bool = False) -> dict[str, Any]:
+    """The notebook in ``text`` (an ``.ipynb``'s JSON, or a jupytext percent script), checked
+    against nbformat 4's schema; LessonError naming ``where`` when it cannot be read.
+
+    >>> parse('{"cells": [', "docs/a.ipynb")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: docs/a.ipynb:1: error: the notebook is not valid JSON: \
+Expecting value (column 12)
+      hint: open it in Jupyter and save it again, or fix the JSON at that line
+    >>> parse('{"cells": [], "metadata": {}, "nbformat": 3, "nbformat_minor": 0}', "docs/a.ipynb")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: docs/a.ipynb: error: nbformat 3 is not a notebook \
+lessonkit reads: it reads nbformat 4
+      hint: convert it: jupyter nbconvert --to notebook --nbformat 4 --inplace docs/a.ipynb
+    """
+    if percent:
+        import jupytext
+
+        try:
+            return _plain(jupytext.reads(text, fmt="py:percent"))
+        except Exception as error:  # jupytext raises what its parsers raise
+            raise LessonError([Problem(f"jupytext cannot read it: {error}", path=where)]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        message = f"the notebook is not valid JSON: {error.msg} (column {error.colno})"
+        hint = "open it in Jupyter and save it again, or fix the JSON at that line"
+        raise LessonError([Problem(message, error.lineno, hint, path=where)]) from None
+    version = data.get("nbformat") if isinstance(data, dict) else None
+    if version != 4:
+        shown = "no nbformat" if version is None else f"nbformat {version}"
+        message = f"{shown} is not a notebook lessonkit reads: it reads nbformat 4"
+        hint = f"convert it: jupyter nbconvert --to notebook --nbformat 4 --inplace {where}"
+        raise LessonError([Problem(message, hint=hint, path=where)])
+    _validate(data, where)
+    return data
+
+
+def _validate(data: dict[str, Any], where: str) -> None:
+    """nbformat's own schema check; its first error, at the cell it is in."""
+    import nbformat
+    from nbformat.warnings import MissingIDFieldWarning
+
+    try:
+        with warnings.catch_warnings():  # cells without ids: Jupyter adds them, so may we
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+            nbformat.validate(data, version=4)
+    except nbformat.ValidationError as error:
+        at = [str(step) for step in error.absolute_path]
+        cell = at[:1] == ["cells"] and len(at) > 1 and at[1].isdigit()
+        place = "/".join(at[2:] if cell else at)
+        detail = error.message if len(error.message) <= 80 else "nbformat allows no such value"
+        message = "the notebook does not follow nbformat 4" + (f" ({place})" if place else "")
+        hint = "open it in Jupyter and save it again"
+        path = f"{where}:cell {int(at[1]) + 1}" if cell else where
+        raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
+
+
+def _plain(value: Any) -> Any:
+    """A NotebookNode (jupytext's, nbformat's) as plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- converting ------------------------------------------------------------------------------
+
+
+@dataclass
+class Made:
+    """A notebook's lesson Markdown, where each line comes from, and what converting found."""
+
+    text: str
+    origins: Origins
+    problems: list[tuple[int, Problem]] = field(default_factory=list)
+    """Each with the cell it is in (its line is the cell's, or None for the whole cell)."""
+
+    def placed(self, where: str) -> list[Problem]:
+        """:attr:`problems` in the notebook named ``where``: ``where:cell N`` (cell 0: at a
+        line of the file itself)."""
+        return [
+            problem.at(f"{where}:cell {cell}" if cell else where) for cell, problem in self.problems
+        ]
+
+    def in_script(self, starts: list[int]) -> Made:
+        """The same, each line placed in the percent script it was read from, whose cell ``n``
+        begins at file line ``starts[n - 1]`` (its marker, ``# %%``, is the line before)."""
+
+        def line(cell: int, within: int) -> int:
+            return starts[cell - 1] + within - 1 if within else max(starts[cell - 1] - 1, 1)
+
+        origins = Origins(tuple((0, line(c, n)) for c, n in self.origins.lines))
+        problems = [(0, replace(p, line=line(c, 0))) for c, p in self.problems]
+        return Made(self.text, origins, problems)
+
+
+_MARKER = lazy(r"# %%(?:\s|$)")
+"""A jupytext percent cell marker: ``# %%``, ``# %% [markdown]``, ``# %% tags=[...]``."""
+
+
+def script_starts(text: str, nb: Mapping[str, Any]) -> list[int] | None:
+    """The file line each cell of ``nb`` begins at in the percent script ``text`` it was read
+    from (a header read as the front matter's raw cell begins at line 1); None when the cells
+    and the markers do not pair up (then problems name cells).
+
+    >>> script = "# ---\\n# title: T\\n# ---\\n\\n# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n"
+    >>> script_starts(script, {"cells": [{"cell_type": "raw"}, {}, {}]})
+    [1, 6, 9]
+    """
+    markers = [n for n, line in enumerate(text.split("\n"), 1) if _MARKER.match(line)]
+    cells = list(nb.get("cells", []))
+    header = bool(cells) and cells[0].get("cell_type") == "raw" and text.startswith("# ---")
+    if len(cells) != len(markers) + header:
+        return None
+    return [1] * header + [marker + 1 for marker in markers]
+
+
+def convert(nb: Mapping[str, Any]) -> Made:
+    """The lesson Markdown ``nb`` (an nbformat 4 notebook, as dicts) stands for."""
+    lines: list[str] = []
+    origins: list[tuple[int, int]] = []
+    problems: list[tuple[int, Problem]] = []
+    stored: list[int] = []
+
+    def add(cell: int, text: str, numbered: bool = True, first: int = 1) -> None:
+        for n, line in enumerate(text.split("\n"), first):
+            lines.append(line)
+            origins.append((cell, n if numbered else 0))
+
+    for number, cell in enumerate(nb.get("cells", []), 1):
+        source = _source(cell)
+
+        def problem(message: str, hint: str, cell: int = number) -> None:
+            problems.append((cell, Problem(message, None, hint)))
+
+        kind = cell.get("cell_type")
+        tags, options, skip = _cell_options(cell, problem)
+        if cell.get("outputs") or cell.get("execution_count") is not None:
+            stored.append(number)
+        if "remove-cell" in tags and kind != "code":
+            continue
+        body = source.rstrip("\n")
+        if kind == "raw":
+            top = body.lstrip("\n")
+            if number == 1 and _FRONT_MATTER.fullmatch(top):
+                add(number, top, first=1 + len(body) - len(top))
+            else:
+                problem(
+                    "a raw cell is not part of a lesson (only a first raw cell of --- lines "
+                    "holding YAML, the front matter)",
+                    "make it a Markdown cell, or move the front matter into the first cell",
+                )
+        elif kind == "markdown" and body.strip():
+            add(number, body)
+        elif kind == "code" and body.strip():
+            fence = "`" * max(3, _longest_backticks(body) + 1)
+            info = "python" if skip else " ".join(["python exec", *_written(options)])
+            add(number, fence + info, numbered=False)
+            add(number, body)
+            add(number, fence, numbered=False)
+        if lines and lines[-1]:
+            add(number, "", numbered=False)
+    if stored:
+        cells = ", ".join(map(str, stored))
+        message = (
+            f"the notebook carries stored outputs (cell{'s' * (len(stored) > 1)} {cells}): the "
+            "page never shows them, it shows what the build computes"
+        )
+        hint = "strip them (pull-request diffs stay small): lessonkit strip (every notebook)"
+        problems.append((stored[0], Problem(message, None, hint, severity="warning")))
+    text = "\n".join(lines).rstrip("\n") + "\n"
+    return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
+
+
+_FRONT_MATTER = lazy(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
+
+
+def _source(cell: Mapping[str, Any]) -> str:
+    source = cell.get("source", "")
+    text = "".join(source) if isinstance(source, list) else str(source)
+    return text.replace("\r\n", "\n")
+
+
+def _longest_backticks(text: str) -> int:
+    return max((len(m) for m in re.findall(r"`{3,}", text)), default=0)
+
+
+def _cell_options(cell: Mapping[str, Any], problem: Any) -> tuple[list[str], dict[str, str], bool]:
+    """A cell's tags, the block options its tags and metadata mean, and whether it is not run;
+    ``problem(message, hint)`` is told each tag or key that means nothing here."""
+    metadata = cell.get("metadata") or {}
+    tags = [str(t) for t in metadata.get("tags") or []]
+    options: dict[str, str] = {}
+    code = cell.get("cell_type") == "code"
+    for tag in tags:
+        if tag in REFUSED_TAGS:
+            problem(f"cell tag {tag!r} has no meaning in a lesson", REFUSED_TAGS[tag])
+        elif tag not in TAGS:
+            known = ", ".join(TAGS)
+            problem(f"unknown cell tag {tag!r}", f"lessonkit reads these tags: {known}")
+        elif not code and tag != "remove-cell":
+            problem(f"cell tag {tag!r} is for code cells", "remove it from this Markdown cell")
+        else:
+            options.update(TAGS[tag][0] or {})
+    for key, value in metadata.items():
+        if key in IGNORED_METADATA:
+            continue
+        if key == "jupyter" and isinstance(value, Mapping):
+            for name, on in value.items():
+                if name in JUPYTER_METADATA and code:
+                    options.update(JUPYTER_METADATA[name] if on else {})
+                elif name not in JUPYTER_METADATA:
+                    problem(f"unknown cell metadata jupyter.{name}", _METADATA_HINT)
+        elif key == "lessonkit" and isinstance(value, Mapping) and code:
+            for name, option in value.items():
+                if name not in EXEC_OPTIONS:
+                    known = ", ".join(EXEC_OPTIONS)
+                    problem(
+                        f"unknown option {name!r} in the cell's lessonkit metadata",
+                        f"the block options are: {known}",
+                    )
+                else:
+                    options[name] = str(option)
+        else:
+            problem(f"unknown cell metadata {key!r}", _METADATA_HINT)
+    return tags, options, code and "skip-execution" in tags
+
+
+_METADATA_HINT = (
+    "a code cell's lessonkit metadata holds its block options (e.g. alt); remove other keys "
+    "(jupyter nbconvert --ClearMetadataPreprocessor.enabled=True --inplace NOTEBOOK)"
+)
+
+
+def _written(options: Mapping[str, str]) -> list[str]:
+    """Block options as a fence writes them: ``name="value"``, in a stable order."""
+    return [
+        f'{name}="{value}"' if not set(value) & set('"\\') else f"{name}={shlex.quote(value)}"
+        for name, value in sorted(options.items())
+    ]
+
+
+# --- building notebooks ----------------------------------------------------------------------
+
+
+def notebook(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """An nbformat 4.5 notebook of ``cells`` (each given a stable id)."""
+    from lessonkit.notebooks.writer import METADATA
+
+    cells = list(cells)
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"
+    return {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
+
+
+def raw(source: str) -> dict[str, Any]:
+    return {"cell_type": "raw", "metadata": {}, "source": source}
+
+
+def markdown(source: str) -> dict[str, Any]:
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+def code(source: str, tags: Iterable[str] = (), **options: str) -> dict[str, Any]:
+    """A code cell without output; ``tags`` and block ``options`` as its metadata holds them."""
+    metadata: dict[str, Any] = {"tags": list(tags)} if tags else {}
+    if options:
+        metadata["lessonkit"] = dict(options)
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": metadata,
+        "outputs": [],
+        "source": source,
+    }
