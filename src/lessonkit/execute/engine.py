@@ -128,7 +128,12 @@ class Engine:
                     from concurrent.futures import ThreadPoolExecutor
 
                     self._threads = ThreadPoolExecutor(max_workers=max(1, self._pool_args[0]))
-                future = self._threads.submit(self._run, key, program, display_path, source_text)
+                try:
+                    future = self._threads.submit(
+                        self._run, key, program, display_path, source_text
+                    )
+                except RuntimeError:  # the interpreter is shutting down
+                    raise EngineClosed(f"{display_path} was not run: lessonkit stopped") from None
             self._futures[key] = future
             return future
 

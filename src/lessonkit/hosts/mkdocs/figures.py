@@ -57,6 +57,9 @@ class Waiting(MutableMapping[str, list[str]]):
         figures = self._pages.pop(page)
         self._plain -= sum(len(f) for f in figures if isinstance(f, str))
 
+    def __contains__(self, page: object) -> bool:  # without unpacking the page's figures
+        return page in self._pages
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._pages)
 
