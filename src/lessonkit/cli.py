@@ -17,8 +17,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from lessonkit.checks.files import check_files, markdown_files
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
-from lessonkit.checks.recipe import check_files, markdown_files
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.checks.recipe import Context, check_files, check_text
+from lessonkit.checks.files import check_files
+from lessonkit.checks.recipe import Context, check_text
 from lessonkit.core.problems import LessonError
 from lessonkit.glossary import check
 from lessonkit.glossary.terms import load, parse

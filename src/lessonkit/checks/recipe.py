@@ -21,7 +21,7 @@ t.md:8: error: SyntaxError: '(' was never closed
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,8 +37,6 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.execute.checks import compile_problems
 from lessonkit.execute.program import Program
-from lessonkit.glossary.site import read_glossary
-from lessonkit.notebooks.lesson import lesson_files, read_lesson
 from lessonkit.notebooks.pages import lesson_pages, notebook_sources
 
 if TYPE_CHECKING:  # loaded when the site has a glossary
@@ -86,13 +84,13 @@ class Context:
         """The page the file at ``path`` is the source of, when it is a notebook lesson."""
         if self.docs_dir is None or path.suffix not in (".ipynb", ".py"):
             return None
-        return notebook_sources(self.lessons()).get(_in_docs(path, self.docs_dir))
+        return notebook_sources(self.lessons()).get(docs_path(path, self.docs_dir))
 
     def notebook_of(self, path: Path) -> Path | None:
         """The notebook the page at ``path`` is read from (None: not a notebook lesson's)."""
         if self.docs_dir is None or path.suffix != ".md":
             return None
-        source = self.lessons().get(_in_docs(path, self.docs_dir))
+        source = self.lessons().get(docs_path(path, self.docs_dir))
         return self.docs_dir / source if source and not source.endswith(".md") else None
 
     def pages(self) -> list[Path]:
@@ -119,7 +117,8 @@ class Context:
         return self._links[folder]
 
 
-def _in_docs(path: Path, docs: Path) -> str:
+def docs_path(path: Path, docs: Path) -> str:
+    """``path`` as the page it is in ``docs``: relative, with ``/``."""
     return os.path.relpath(path, docs).replace(os.sep, "/")
 
 
@@ -171,80 +170,3 @@ def check_text(
     if file is not None and context.docs_dir is not None:
         page_path = os.path.relpath(file, context.docs_dir).replace(os.sep, "/")
     return check_page(Page.from_text(text, page_path, path, file), context)
-
-
-# --- many files --------------------------------------------------------------------------------
-
-
-@dataclass
-class Report:
-    """The outcome of checking some files."""
-
-    files: int
-    problems: list[Problem]
-
-    @property
-    def errors(self) -> int:
-        return sum(p.severity == "error" for p in self.problems)
-
-    @property
-    def warnings(self) -> int:
-        return sum(p.severity == "warning" for p in self.problems)
-
-
-def markdown_files(paths: Iterable[Path]) -> list[Path]:
-    """The lessons among ``paths`` (``.md`` files and notebooks), folders searched recursively,
-    each once, in order."""
-    found: dict[Path, None] = {}
-    for path in paths:
-        if path.is_dir():
-            found.update(dict.fromkeys(lesson_files(path)))
-        else:
-            found[path] = None
-    return list(found)
-
-
-def check_files(
-    paths: Iterable[Path],
-    docs_dir: Path | None = None,
-    glossary: Path | None = None,
-    virtual_pages: Iterable[str] = (),
-    display: Callable[[Path], str] = str,
-    settings: Settings | None = None,
-    markdown: MarkdownSetup | None = None,
-    generated: Iterable[Path] = (),
-) -> Report:
-    """Check every lesson in ``paths`` (files or folders) against one site's context:
-    its options (``settings``) and what its Markdown extensions mean (``markdown``) as the
-    build knows them. Folders are searched without the ``generated`` files (what ``lessonkit
-    prepare`` wrote, e.g. a page's notebook download: not a lesson).
-
-    The glossary file is validated once; its problems come first.
-    """
-    problems: list[Problem] = []
-    loaded = None
-    if glossary is not None:
-        try:
-            loaded = read_glossary(glossary, display(glossary))
-        except LessonError as error:
-            problems += error.problems
-    generated = list(generated)
-    context = Context(
-        docs_dir,
-        loaded,
-        frozenset(virtual_pages),
-        settings=settings or Settings(),
-        markdown=markdown or MarkdownSetup(),
-        generated=frozenset(_in_docs(f, docs_dir) for f in generated) if docs_dir else None,
-    )
-    made = {file.resolve() for file in generated}
-    files = [file for file in markdown_files(paths) if file.resolve() not in made]
-    for file in files:
-        path = os.path.relpath(file, docs_dir).replace(os.sep, "/") if docs_dir else file.name
-        try:
-            page = read_lesson(file, path, display(file))
-        except LessonError as error:
-            problems += error.problems
-            continue
-        problems += check_page(page, context)
-    return Report(len(files), problems)
