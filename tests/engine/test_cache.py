@@ -84,6 +84,19 @@ def test_failed_results_are_never_stored(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_result_with_a_warning_is_served_with_the_same_warning(tmp_path: Path) -> None:
+    """A page that ran with a warning is stored, and its warning is a field-by-field object
+    in the entry (the format entries had before ``Problem`` became a ``NamedTuple``)."""
+    import json
+
+    cache = Cache(tmp_path)
+    warned = Problem("slow block", 3, "split it", severity="warning", details="line 3: x")
+    cache.put("k", PageResult(steps=[StepResult(stdout="x")], problems=[warned]))
+    assert cache.get("k").problems == [warned]
+    payload = json.loads((tmp_path / "k.json").read_bytes().partition(b"\n")[2])
+    assert payload["result"]["problems"][0]["hint"] == "split it"
+
+
 def test_no_temporary_files_are_left_behind(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     cache.put("k", PageResult(steps=[StepResult(stdout="x")]))

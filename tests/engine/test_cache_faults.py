@@ -254,7 +254,7 @@ def test_two_builds_that_find_the_secret_damaged_agree_on_its_replacement(
             done[order[0]].wait(timeout=5)  # and replaces the first's once it is stored
         return real(n)
 
-    monkeypatch.setattr("lessonkit.execute.cache.secrets.token_hex", token_hex)
+    monkeypatch.setattr(secrets, "token_hex", token_hex)  # the cache imports it when it must
 
     def store(key: str) -> None:
         Cache(tmp_path).put(key, RESULT)

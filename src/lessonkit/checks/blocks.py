@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 
 from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
@@ -53,7 +52,7 @@ def block_problems(body: str, blocks: frozenset[str] | None) -> list[Problem]:
         for index, m in _block_lines(region.lines):
             found = _judge(m, known, blocks is not None)
             if found:
-                problems.append(replace(found, line=region.numbers[index] + 1))
+                problems.append(found._replace(line=region.numbers[index] + 1))
     return sorted(problems, key=lambda p: p.line or 0)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -65,7 +65,7 @@ class Origins(NamedTuple):
 
         details = _DETAIL_LINE.sub(detail, problem.details)
         path = f"{problem.path}:cell {cell}" if cell else problem.path
-        return replace(problem, path=path, line=line or None, details=details)
+        return problem._replace(path=path, line=line or None, details=details)
 
 
 _DETAIL_LINE = lazy(r"^line (\d+):", re.M)
@@ -184,7 +184,7 @@ class Page:
         if self.origins and problem.path.startswith(f"{self.where}:cell "):
             return problem  # placed already
         if problem.line is None and problem.near:
-            return self.locate(replace(problem.at(self.where), line=self.line_of(problem.near)))
+            return self.locate(problem.at(self.where)._replace(line=self.line_of(problem.near)))
         return self.locate(problem.at(self.where, self.offset if body else 0))
 
     def locate(self, problem: Problem) -> Problem:

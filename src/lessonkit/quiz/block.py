@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import xml.etree.ElementTree as etree
-from dataclasses import replace
 
 from pymdownx.blocks.block import Block, type_string
 
@@ -59,7 +58,7 @@ class QuizBlock(Block):
         except LessonError as error:  # placed by the question's text: its line is unknown here
             first = next(block.iter("p"), None)
             near = "" if first is None else first_line(first.text or "")
-            raise LessonError(replace(p, near=p.near or near) for p in error.problems) from None
+            raise LessonError(p._replace(near=p.near or near) for p in error.problems) from None
         taken = self.tracker.setdefault("ids", set())
         quiz_id = unique_id(block, taken)
         taken.add(quiz_id)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import replace
 
 import yaml
 
@@ -60,7 +59,7 @@ def check(markdown_text: str) -> list[Problem]:
         for found in check_lines(region.lines):
             line = found.line
             if line is not None and 0 < line <= len(numbers):
-                found = replace(found, line=numbers[line - 1] + 1)  # the line in the file
+                found = found._replace(line=numbers[line - 1] + 1)  # the line in the file
             problems.append(found)
     return sorted(problems, key=lambda p: p.line or 0)
 

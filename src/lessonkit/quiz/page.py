@@ -6,7 +6,6 @@ import base64
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
@@ -155,7 +154,7 @@ def _leftover(text: str) -> list[Problem]:
     options = list(takewhile(RE_OPTIONS_LINE.match, rest))
     reasons = header_problems(header, options, None)
     near = header.strip()
-    reasons = [replace(r, near=near) for r in reasons]
+    reasons = [r._replace(near=near) for r in reasons]
     return [problem("leftover", near=near, text=quote(header)), *reasons]
 
 

@@ -6,7 +6,6 @@ import logging
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -55,7 +54,7 @@ def reported_while_rendering(page: Page, lesson: Lesson) -> None:
     def place(problem: Problem) -> Problem:
         if (known := held()) is None:
             return (
-                replace(problem, path=where, line=None) if problem.path == "<markdown>" else problem
+                problem._replace(path=where, line=None) if problem.path == "<markdown>" else problem
             )
         return known.place(problem) if problem.path == "<markdown>" else known.locate(problem)
 

@@ -31,7 +31,6 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable, MutableMapping
-from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -50,6 +49,8 @@ from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts.mkdocs.search import SearchEntries
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
+    from concurrent.futures import Future
+
     from mkdocs.livereload import LiveReloadServer
 
 Stamp = tuple[int, int] | None
