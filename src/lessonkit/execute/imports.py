@@ -55,6 +55,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from lessonkit.core.patterns import lazy
 from lessonkit.execute.digests import too_recent
 
 OWN = "lessonkit"
@@ -299,7 +300,7 @@ def _in_stdlib(file: str) -> bool:
 
 # --- lessonkit's own modules (and local ones): followed statically ---------------------------
 
-_IMPORT = re.compile(
+_IMPORT = lazy(
     r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))",
     re.MULTILINE,
 )
@@ -518,9 +519,9 @@ def forget_folder(folder: Path) -> None:
 
 # --- Installed distributions ------------------------------------------------------------------
 
-_VERSION = re.compile(r"^Version:[ \t]*(\S+)", re.MULTILINE)
-_NAME = re.compile(r"^Name:[ \t]*(\S+)", re.MULTILINE)
-_REQUIRES = re.compile(r"^Requires-Dist:[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)([^\n]*)", re.MULTILINE)
+_VERSION = lazy(r"^Version:[ \t]*(\S+)", re.MULTILINE)
+_NAME = lazy(r"^Name:[ \t]*(\S+)", re.MULTILINE)
+_REQUIRES = lazy(r"^Requires-Dist:[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)([^\n]*)", re.MULTILINE)
 
 
 def _metadata_text(name: str) -> str | None:
