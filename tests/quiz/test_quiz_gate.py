@@ -25,8 +25,11 @@ PAGES = {
 
 
 def ungated() -> markdown.Markdown:
-    """A Markdown as the quiz made it before the gate: pymdown's processor on every page."""
-    md = markdown.Markdown(extensions=[QuizExtension(), *EXTENSIONS])
+    """A Markdown as the quiz made it before the gate: pymdown's processor, with the quiz's
+    block, on every page."""
+    quiz = QuizExtension()
+    md = markdown.Markdown(extensions=[quiz, *EXTENSIONS])
+    quiz.blocks(md)
     md.preprocessors.deregister("lessonkit_blocks_gate")
     return md
 
@@ -68,3 +71,36 @@ def test_a_quiz_added_after_the_gate_fails_loudly() -> None:
     md.preprocessors.register(AddsAQuiz(md), "adds_a_quiz", 10)
     with pytest.raises(LessonError, match="was left as literal text"):
         md.convert(PAGES["raw html only"])
+
+
+PROBE = (
+    "import sys\nfrom mkdocs.commands.build import build\n"
+    "from mkdocs.config import load_config\nbuild(load_config('mkdocs.yml', strict=True))\n"
+    "print('pymdownx.blocks' in sys.modules)\n"
+)
+
+
+def test_a_site_whose_pages_open_no_block_never_loads_pymdown_blocks(tmp_path) -> None:
+    """pymdown's blocks (and the quiz's block) are set up for the first page with a ``///``
+    line: a build whose pages have none loads none of it, and one with a quiz renders it."""
+    import os
+    import subprocess
+    import sys
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    front = "---\ntitle: {0}\ndescription: {0}.\n---\n\n# {0}\n\n"
+    (docs / "index.md").write_text(front.format("Home") + "No block; a slash escaped: a\\/b.\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins: [lessonkit]\n")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    loaded = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        loaded.append(done.stdout.strip().splitlines()[-1])
+        (docs / "quiz.md").write_text(front.format("Quiz") + QUIZ)
+    assert loaded == ["False", "True"]
+    assert "a/b" in (tmp_path / "site" / "index.html").read_text()
+    assert 'class="lk-quiz"' in (tmp_path / "site" / "quiz" / "index.html").read_text()

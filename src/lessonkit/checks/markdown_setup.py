@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -56,32 +57,39 @@ def registered_blocks(
     extensions are set up on it, with their configs; their registry is then read. Any failure
     (an extension that cannot be imported or built) gives None: the blocks are not known.
     lessonkit's own ``quiz`` is always among them (the plugin adds it when a site lists none).
+    A block extension's module imports ``pymdownx.blocks``: when building the site's extensions
+    did not, only the quiz is a block, and nothing loads pymdown's blocks (build speed).
 
     >>> sorted(registered_blocks(["pymdownx.superfences", "lessonkit.quiz"], {}))
     ['quiz']
+    >>> sorted(registered_blocks(["pymdownx.blocks.html"], {}))
+    ['html', 'quiz']
     >>> registered_blocks(["no.such.extension"], {}) is None
     True
     """
-    from pymdownx.blocks import BlocksExtension  # only when a site's blocks are asked for
-
-    from lessonkit.quiz import QuizExtension
-
-    md = Markdown()
-    seen: set[type] = set()
+    md, extensions = Markdown(), list(extensions)
     try:
-        for extension in [*extensions, QuizExtension()]:
-            if isinstance(extension, str):
-                if not isinstance(md.build_extension(extension, {}), BlocksExtension):
-                    continue
-                extension = md.build_extension(extension, dict(configs.get(extension) or {}))
-            if isinstance(extension, BlocksExtension) and type(extension) not in seen:
-                seen.add(type(extension))  # a site may list one twice; the plugin adds the quiz
-                extension.extendMarkdown(md)
+        built = [md.build_extension(e, {}) if isinstance(e, str) else e for e in extensions]
     except Exception:
         return None
-    if "blocks" not in md.parser.blockprocessors:
-        return frozenset()
-    return frozenset(name.lower() for name in md.parser.blockprocessors["blocks"].blocks)
+    blocks = sys.modules.get("pymdownx.blocks")
+    if blocks is None:
+        return frozenset({"quiz"})
+    from lessonkit.quiz import QuizExtension
+
+    seen: set[type] = set()
+    try:
+        for listed, extension in zip(extensions, built, strict=True):
+            if not isinstance(extension, blocks.BlocksExtension) or type(extension) in seen:
+                continue
+            seen.add(type(extension))  # a site may list one twice
+            if isinstance(listed, str):
+                extension = md.build_extension(listed, dict(configs.get(listed) or {}))
+            extension.extendMarkdown(md)
+        processor = QuizExtension().blocks(md)
+    except Exception:
+        return None
+    return frozenset(name.lower() for name in processor.blocks)
 
 
 def extensions_of(config: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:

@@ -65,31 +65,50 @@ Public API: :func:`check` (validate raw Markdown), :class:`QuizExtension` /
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown import Markdown
-from pymdownx.blocks import BlocksExtension, BlocksProcessor
+from markdown import Extension, Markdown
+from pymdownx.util import escape_chars
 
-from .block import QuizBlock
 from .check import check
 from .escape import register as register_html_escape
 from .gate import register as register_blocks_gate
 from .page import QuizPageTreeprocessor, SealPostprocessor, seal, unseal
 
+if TYPE_CHECKING:
+    from pymdownx.blocks import BlocksProcessor
+
 __all__ = ["QuizExtension", "check", "makeExtension", "seal", "unseal"]
 
 
-class QuizExtension(BlocksExtension):
-    """Registers the ``quiz`` block, the page checks and result line, and answer sealing."""
+class QuizExtension(Extension):
+    """Registers the ``quiz`` block, the page checks and result line, and answer sealing.
 
-    def extendMarkdownBlocks(self, md: Markdown, block_mgr: BlocksProcessor) -> None:
-        block_mgr.register(QuizBlock, self.getConfigs())
-        gate = register_blocks_gate(md, block_mgr)  # no "///" on a page: no block test (.gate)
+    The block itself (pymdown's Blocks API) is set up by the gate (:mod:`.gate`) for the first
+    page whose lines hold a ``///``: a site whose pages have no block never loads
+    ``pymdownx.blocks``. ``/`` is escapable on every page, as pymdown makes it for its blocks.
+    """
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        escape_chars(md, ["/"])
+        gate = register_blocks_gate(md, self.blocks)  # no "///" on a page: no block test (.gate)
         register_html_escape(md, gate)  # raw HTML in a quiz is shown as text (see .escape)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
         md.treeprocessors.register(QuizPageTreeprocessor(md, gate), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.
         md.postprocessors.register(SealPostprocessor(md), "lessonkit_quiz_seal", 5)
+
+    def blocks(self, md: Markdown) -> BlocksProcessor:
+        """pymdown's block processor on ``md`` (made now unless another extension's blocks
+        made it), with the ``quiz`` block registered."""
+        from pymdownx.blocks import BlocksExtension  # here: only a page with "///" needs it
+
+        from .block import QuizBlock
+
+        processor = BlocksExtension().register_block_mgr(md)
+        if "quiz" not in processor.blocks:
+            processor.register(QuizBlock, self.getConfigs())
+        return processor
 
 
 def makeExtension(**kwargs: Any) -> QuizExtension:

@@ -16,16 +16,9 @@ from pymdownx.blocks.block import Block, type_string
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError
 
-from .rules import first_line, problem, quote
+from .rules import PENDING, first_line, problem, quote, text_of
 
-SEAL_TAG = "lk-sealed"
-"""Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
-PENDING = "data-lk-pending"
-"""Set on a quiz until ``on_end`` ran: still there after parsing means the block never closed."""
-RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
 RE_LIST_LINE = lazy(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
-NO_QUESTION = "(without a question)"
-CODE = "a code block"
 
 
 class QuizBlock(Block):
@@ -80,8 +73,3 @@ def unique_id(block: etree.Element, taken: set[str]) -> str:
         n += 1
         text = f"{text_of(block)}\x00{n}"
     return quiz_id
-
-
-def text_of(el: etree.Element) -> str:
-    """The element's text on one line, without Python-Markdown's stash placeholders."""
-    return " ".join(RE_PLACEHOLDER.sub("", "".join(el.itertext())).split())

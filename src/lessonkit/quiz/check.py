@@ -34,8 +34,6 @@ RE_OPTIONS_LINE = lazy(r"^ {4,}\S")
 RE_BULLET = lazy(r"^ {0,3}[-*+] +(\S.*)$")
 RE_NUMBERED = lazy(r"^ {0,3}\d+[.)] +(?=\S)")
 TYPES = ("single", "multiple")
-NO_QUESTION = "(without a question)"
-CODE = "a code block"
 
 
 def check(markdown_text: str) -> list[Problem]:

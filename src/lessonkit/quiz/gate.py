@@ -25,9 +25,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from markdown import Markdown
 from markdown.preprocessors import Preprocessor
-from pymdownx.blocks import BlocksProcessor
+
+if TYPE_CHECKING:  # pymdown's blocks are loaded for the first page that may open one
+    from pymdownx.blocks import BlocksProcessor
 
 BLOCKS = "blocks"
 BLOCKS_PRIORITY = 89.99
@@ -37,25 +42,32 @@ puts it back there (``tests/quiz/test_quiz_gate.py`` checks the order is pymdown
 
 class BlocksGate(Preprocessor):
     """Take pymdown's block processor out of the parser for a page without ``///``; ``open``
-    says whether the page being converted may hold a block."""
+    says whether the page being converted may hold a block. ``setup`` registers the quiz's
+    block on the Markdown and returns pymdown's processor: called for the first page that may
+    open a block, so a build whose pages hold none never loads ``pymdownx.blocks``."""
 
-    def __init__(self, md: Markdown, blocks: BlocksProcessor) -> None:
+    def __init__(self, md: Markdown, setup: Callable[[Markdown], BlocksProcessor]) -> None:
         super().__init__(md)
-        self.blocks = blocks
+        self.setup = setup
+        self.blocks: BlocksProcessor | None = None
         self.open = True
 
     def run(self, lines: list[str]) -> list[str]:
         self.open = "///" in "\n".join(lines)  # one search in C, not one a line (build speed)
         processors = self.md.parser.blockprocessors
+        if BLOCKS in processors:  # another extension's blocks, or the quiz's, set up before
+            self.blocks = processors[BLOCKS]  # type: ignore[assignment]
         if not self.open:
             processors.deregister(BLOCKS, strict=False)
+        elif self.blocks is None or "quiz" not in self.blocks.blocks:
+            self.blocks = self.setup(self.md)
         elif BLOCKS not in processors:
             processors.register(self.blocks, BLOCKS, BLOCKS_PRIORITY)
         return lines
 
 
-def register(md: Markdown, blocks: BlocksProcessor) -> BlocksGate:
-    """Register the gate for ``blocks`` (at 21.5: before the quiz's raw HTML escape, at 21)."""
-    gate = BlocksGate(md, blocks)
+def register(md: Markdown, setup: Callable[[Markdown], BlocksProcessor]) -> BlocksGate:
+    """Register the gate (at 21.5: before the quiz's raw HTML escape, at 21)."""
+    gate = BlocksGate(md, setup)
     md.preprocessors.register(gate, "lessonkit_blocks_gate", 21.5)
     return gate

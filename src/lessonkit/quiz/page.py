@@ -15,9 +15,8 @@ from markdown.treeprocessors import Treeprocessor
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
-from .block import NO_QUESTION, PENDING, SEAL_TAG, text_of
 from .check import RE_OPTIONS_LINE, header_problems
-from .rules import first_line, problem, quote
+from .rules import NO_QUESTION, PENDING, SEAL_TAG, first_line, problem, quote, text_of
 
 if TYPE_CHECKING:
     from markdown import Markdown

@@ -11,8 +11,19 @@ from dataclasses import dataclass
 
 from lessonkit.core.problems import LessonError, Problem
 
-from .block import CODE, NO_QUESTION, RE_LIST_LINE, RE_PLACEHOLDER, SEAL_TAG, text_of
-from .rules import RE_MARK, contradiction, first_line, problem, quote
+from .block import RE_LIST_LINE
+from .rules import (
+    CODE,
+    NO_QUESTION,
+    RE_MARK,
+    RE_PLACEHOLDER,
+    SEAL_TAG,
+    contradiction,
+    first_line,
+    problem,
+    quote,
+    text_of,
+)
 
 
 @dataclass

@@ -8,6 +8,7 @@ whether the plugin caught the problem before rendering or the extension refused 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as etree
 
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
@@ -95,6 +96,14 @@ RULES: dict[str, tuple[str, str]] = {
 
 RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
 """Where Python-Markdown stashed HTML (a fenced block, raw HTML) in a block's text."""
+
+NO_QUESTION = "(without a question)"
+"""How a message names a quiz whose first paragraph is missing."""
+CODE = "a code block"
+SEAL_TAG = "lk-sealed"
+"""Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
+PENDING = "data-lk-pending"
+"""Set on a quiz until ``on_end`` ran: still there after parsing means the block never closed."""
 RE_MARK = lazy(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
 """An option's task mark: ``[ ]`` wrong, ``[x]`` or ``[X]`` right, then the option's text."""
 
@@ -122,6 +131,11 @@ def problem(rule: str, line: int | None = None, near: str = "", **fields: str) -
     """
     message, hint = RULES[rule]
     return Problem(message.format(**fields), line, hint, near=near)
+
+
+def text_of(el: etree.Element) -> str:
+    """The element's text on one line, without Python-Markdown's stash placeholders."""
+    return " ".join(RE_PLACEHOLDER.sub("", "".join(el.itertext())).split())
 
 
 def first_line(text: str) -> str:

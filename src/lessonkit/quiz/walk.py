@@ -11,8 +11,6 @@ from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
 from .check import (
-    CODE,
-    NO_QUESTION,
     RE_ANY_QUIZ,
     RE_BULLET,
     RE_END,
@@ -23,7 +21,7 @@ from .check import (
     _read_options,
     header_problems,
 )
-from .rules import RE_MARK, contradiction, problem, quote
+from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote
 
 
 @dataclass(frozen=True)
