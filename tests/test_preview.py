@@ -219,3 +219,31 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
 
     (docs / "a.md").write_text(PAGE.format(name="A", word="fourth", code=""))
     server.serves("a/", "fourth Text")
+
+
+def test_a_full_build_never_loads_the_preview(tmp_path: Path) -> None:
+    """The preview (``hosts/mkdocs/serve.py``, the search index's repair) is for serve and
+    dirty builds: ``mkdocs build`` pays for none of it; ``mkdocs build --dirty`` uses it."""
+    (tmp_path / "docs").mkdir()
+    page = PAGE.format(name="A", word="", code="")
+    (tmp_path / "docs" / "a.md").write_text(page)
+    (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins: [search, lessonkit]\n")
+    probe = (
+        "import sys\nfrom mkdocs.__main__ import cli\n"
+        "try:\n    cli(sys.argv[1:])\nexcept SystemExit as done:\n    assert not done.code\n"
+        "preview = ('lessonkit.hosts.mkdocs.serve', 'lessonkit.hosts.mkdocs.search')\n"
+        "print(sorted(m for m in preview if m in sys.modules))\n"
+    )
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    loaded = []
+    for flags in (["--strict"], ["--dirty"]):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, "build", "-q", *flags],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        loaded.append(done.stdout.strip().splitlines()[-1])
+    assert loaded == ["[]", "['lessonkit.hosts.mkdocs.search', 'lessonkit.hosts.mkdocs.serve']"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 
 
 def bundle(kind: str) -> bytes:
@@ -11,7 +11,7 @@ def bundle(kind: str) -> bytes:
     >>> b"lessonkit.onPage" in bundle("js")
     True
     """
-    folder = resources.files("lessonkit.assets").joinpath(kind)
+    folder = Path(__file__).with_name(kind)  # on disk, as the cache key's own source files are
     parts = sorted(
         (p for p in folder.iterdir() if p.name.endswith(f".{kind}")), key=lambda p: p.name
     )

@@ -19,10 +19,10 @@ from lessonkit.hosts.mkdocs import generated  # the pages, assets and output les
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
+from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
-from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTT
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
-    preview = Preview(active=False)  # a full build
+    preview = FullBuild()  # serve (or a dirty build) makes a Preview: hosts/mkdocs/serve
 
     def __init__(self) -> None:
         super().__init__()
@@ -39,7 +39,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        self.preview = Preview(active=dirty)  # what a dirty rebuild cannot see: hosts/mkdocs/serve
+        if self.runs.serving or dirty:  # what a dirty rebuild cannot see: hosts/mkdocs/serve
+            from lessonkit.hosts.mkdocs.serve import Preview  # here: a full build never needs it
+
+            self.preview = Preview(active=dirty)
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:

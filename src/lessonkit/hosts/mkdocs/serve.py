@@ -46,6 +46,7 @@ from lessonkit.execute.engine import Engine, EngineClosed
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.search import SearchEntries
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
@@ -126,12 +127,13 @@ class _Templates(BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-class Preview:
-    """What a dirty rebuild cannot see, remembered across ``mkdocs serve`` rebuilds."""
+class Preview(FullBuild):
+    """What a dirty rebuild cannot see, remembered across ``mkdocs serve`` rebuilds (each step
+    as a full build does it while not :attr:`active`: ``mkdocs serve`` without ``--dirty``)."""
 
     def __init__(self, *, active: bool) -> None:
         self.active = active
-        self.terms: Callable[[str], list[str]] = TermIds() if active else used_term_ids
+        self.terms: Callable[[str], list[str]] = TermIds() if active else used_term_ids  # type: ignore[method-assign]
         self._lessons: dict[str, tuple[Stamp, Lesson]] = {}
         self._pages: dict[str, _Converted] = {}
         self._made: dict[str, _Converted] = {}

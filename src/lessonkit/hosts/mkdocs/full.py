@@ -1,0 +1,73 @@
+"""A full build: every page read and converted, nothing remembered for the next build.
+
+What the plugin asks of a build across its steps, done the plain way: the preview of
+``mkdocs serve`` (:class:`lessonkit.hosts.mkdocs.serve.Preview`) does each step again with
+what it remembers from the rebuild before. Only serve (or a dirty build) loads that module: a
+full build, the reference, is this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lessonkit.glossary.site import SiteGlossary
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.files import File, Files
+
+    from lessonkit.core.page import Page as Lesson
+    from lessonkit.core.settings import Settings
+    from lessonkit.execute.engine import Engine
+
+
+class FullBuild:
+    """Each step of a build, for a build that remembers nothing (see the module)."""
+
+    active = False
+    """Whether a rebuild converts only what changed (the dirty preview): never here."""
+
+    def terms(self, html: str) -> list[str]:
+        """The glossary terms a page's ``html`` uses (its "used on" entries)."""
+        from lessonkit.glossary.page import used_term_ids
+
+        return used_term_ids(html)
+
+    def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
+        """The site's glossary (:meth:`SiteGlossary.of_site`)."""
+        return SiteGlossary.of_site(settings, docs, root)
+
+    def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
+        """The page's lesson: ``read()``."""
+        return read()
+
+    def mark_stale(
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        engine: Engine | None,
+        glossary: SiteGlossary | None,
+    ) -> None:
+        """Which pages to convert beyond those MkDocs converts: none (it converts all)."""
+
+    def restore(
+        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
+    ) -> None:
+        """Put back what pages not converted made last time: every page was converted."""
+
+    def settle(self, files: Files) -> None:
+        """Keep generated pages that did not change from being written: all are written."""
+
+    def failed(self) -> None:
+        """The build stopped: nothing was kept to forget."""
+
+    def finish(self, site_dir: str) -> None:
+        """After the build: MkDocs' search index is whole already."""
+
+    def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
+        """A full build is not served (``mkdocs serve`` makes a :class:`Preview`)."""
+        raise RuntimeError("lessonkit: mkdocs serve runs the preview, not a full build")
