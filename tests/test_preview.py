@@ -52,9 +52,12 @@ plugins:
 
 
 class Server:
-    """``mkdocs serve --dirty`` on a free port, its output collected line by line."""
+    """``mkdocs serve --dirty`` (or ``mode``) on a free port, its output collected line by
+    line."""
 
-    def __init__(self, root: Path, host: str, temporary: Path | None = None) -> None:
+    def __init__(
+        self, root: Path, host: str, temporary: Path | None = None, mode: str = "--dirty"
+    ) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
@@ -62,7 +65,7 @@ class Server:
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         if temporary:
             env["TMPDIR"] = str(temporary)
-        command = [sys.executable, "-m", host, "serve", "--dirty", "-f", "mkdocs.yml"]
+        command = [sys.executable, "-m", host, "serve", mode, "-f", "mkdocs.yml"]
         command += ["-a", f"127.0.0.1:{port}"]
         self.process = subprocess.Popen(
             command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -247,3 +250,32 @@ def test_a_full_build_never_loads_the_preview(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         loaded.append(done.stdout.strip().splitlines()[-1])
     assert loaded == ["[]", "['lessonkit.hosts.mkdocs.search', 'lessonkit.hosts.mkdocs.serve']"]
+
+
+def test_serve_clean_serves_full_rebuilds(site: Path) -> None:
+    """``mkdocs serve --clean`` rebuilds every page each time, with no preview (MkDocs starts
+    the plugin for a build): it serves, and an edit is served."""
+    running = Server(site, "mkdocs", mode="--clean")
+    try:
+        running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
+        running.serves("a/", "first Text")
+        page = PAGE.format(name="A", word="second", code=CODE)
+        (site / "docs" / "a.md").write_text(page)
+        running.serves("a/", "second Text")
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=10)
+
+
+def test_a_plugin_kept_for_the_next_command_builds_in_full_after_a_dirty_one(tmp_path) -> None:
+    """MkDocs keeps a plugin that defines ``on_startup`` for the process's next command: a
+    ``mkdocs build`` after a ``serve --dirty`` in one process is a full build again."""
+    from lessonkit.hosts.mkdocs.plugin import LessonkitPlugin
+
+    plugin = LessonkitPlugin()
+    plugin.load_config({"execute": False}, str(tmp_path / "mkdocs.yml"))  # starts no workers
+    kinds = []
+    for command, dirty in [("serve", True), ("build", False), ("build", True)]:
+        plugin.on_startup(command=command, dirty=dirty)
+        kinds.append((type(plugin.preview).__name__, plugin.preview.active))
+    assert kinds == [("Preview", True), ("FullBuild", False), ("Preview", True)]

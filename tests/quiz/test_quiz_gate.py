@@ -14,6 +14,7 @@ QUIZ = "/// quiz\nWhich one?\n\n- [x] This one.\n- [ ] That one.\n\n    Not quit
 EXTENSIONS = ["admonition", "md_in_html", "pymdownx.superfences", "pymdownx.blocks.details"]
 
 PAGES = {
+    "plain": "Plain *text*, no slash at all.\n",
     "no block": "Some *text*, a slash escaped: a\\/b, and `///` in code.\n",
     "a quiz": QUIZ,
     "a quiz in a blockquote": "\n".join(f"> {line}" for line in QUIZ.splitlines()),
@@ -49,6 +50,18 @@ def test_one_markdown_converting_pages_in_turn_renders_each_as_alone() -> None:
         md.reset()
     md.convert(PAGES["a quiz"])  # put back where pymdown registers it (BLOCKS_PRIORITY)
     assert list(md.parser.blockprocessors) == order
+
+
+@pytest.mark.parametrize("first", ["a quiz", "another extension's block"])
+def test_blocks_set_up_after_a_page_without_one_render_as_alone(first: str) -> None:
+    """The first page holds no ``///``: the site's other block extension is taken out, and the
+    first page that opens a block (the quiz's or the other's) gets both back."""
+    for extensions in (EXTENSIONS, EXTENSIONS[::-1]):
+        md = markdown.Markdown(extensions=[QuizExtension(), *extensions])
+        for name in ["plain", first, "another extension's block", "plain", "a quiz"]:
+            alone = ungated().convert(PAGES[name])
+            assert md.convert(PAGES[name]) == alone, name
+            md.reset()
 
 
 def test_a_page_without_a_block_line_skips_the_block_processor() -> None:

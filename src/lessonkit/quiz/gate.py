@@ -59,10 +59,11 @@ class BlocksGate(Preprocessor):
             self.blocks = processors[BLOCKS]  # type: ignore[assignment]
         if not self.open:
             processors.deregister(BLOCKS, strict=False)
-        elif self.blocks is None or "quiz" not in self.blocks.blocks:
-            self.blocks = self.setup(self.md)
-        elif BLOCKS not in processors:
+            return lines
+        if self.blocks is not None and BLOCKS not in processors:
             processors.register(self.blocks, BLOCKS, BLOCKS_PRIORITY)
+        if self.blocks is None or "quiz" not in self.blocks.blocks:
+            self.blocks = self.setup(self.md)  # finds the processor put back, if there is one
         return lines
 
 

@@ -2,8 +2,9 @@
 
 What the plugin asks of a build across its steps, done the plain way: the preview of
 ``mkdocs serve`` (:class:`lessonkit.hosts.mkdocs.serve.Preview`) does each step again with
-what it remembers from the rebuild before. Only serve (or a dirty build) loads that module: a
-full build, the reference, is this one.
+what it remembers from the rebuild before. ``mkdocs build`` never loads that module: a full
+build, the reference, is this one (``mkdocs serve --clean`` rebuilds this way too, and loads
+it only for what every serve does once it serves).
 """
 
 from __future__ import annotations
@@ -69,5 +70,8 @@ class FullBuild:
         """After the build: MkDocs' search index is whole already."""
 
     def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
-        """A full build is not served (``mkdocs serve`` makes a :class:`Preview`)."""
-        raise RuntimeError("lessonkit: mkdocs serve runs the preview, not a full build")
+        """Served, each rebuild a full build (``mkdocs serve --clean``): what every serve does
+        (:func:`lessonkit.hosts.mkdocs.serve.watch`)."""
+        from lessonkit.hosts.mkdocs.serve import watch
+
+        watch(server, engine)

@@ -43,6 +43,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             from lessonkit.hosts.mkdocs.serve import Preview  # here: a full build never needs it
 
             self.preview = Preview(active=dirty)
+        else:  # a plugin MkDocs keeps for another command of the same process starts afresh
+            self.preview = FullBuild()
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:

@@ -244,27 +244,18 @@ class Preview(FullBuild):
                 self._running.add_done_callback(self._run_stale)
 
     def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
-        """Once the first build is served: watch the folder of each module the pages' code
-        imported (the lab, a site's own modules), so that saving one rebuilds and the pages that
-        import it (only those) run again; start the workers' libraries importing now, so that
-        the first code edit does not wait for them. Under ``--dirty``, a page whose code result
-        went stale (a lab edit) keeps its old content while it runs, and a file of the preview's
-        own, watched, asks for the rebuild that shows it: the page you saved is not held up.
-        SIGTERM stops the server as Ctrl-C does (:func:`_stop_on_sigterm`)."""
-        _stop_on_sigterm()
-        if engine is None:
+        """What every serve does (:func:`watch`); under ``--dirty``, also: a page whose code
+        result went stale (a lab edit) keeps its old content while it runs, and a file of the
+        preview's own, watched, asks for the rebuild that shows it: the page you saved is not
+        held up."""
+        watch(server, engine)
+        if engine is None or not self.active:
             return
-        for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
-            server.watch(folder, recursive=False)
-        from lessonkit.execute import zygote  # here: a warm build imports no worker code
-
-        zygote.warm_up()
-        if self.active:
-            folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
-            atexit.register(shutil.rmtree, folder, True)
-            self._bell = Path(folder) / "rebuild"
-            self._bell.touch()
-            server.watch(str(self._bell), recursive=False)
+        folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
+        atexit.register(shutil.rmtree, folder, True)
+        self._bell = Path(folder) / "rebuild"
+        self._bell.touch()
+        server.watch(str(self._bell), recursive=False)
 
     def restore(
         self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
@@ -326,6 +317,22 @@ class Preview(FullBuild):
             self.terms.next_build()
         converted, self._converted = self._converted, []
         self._search.rewrite(Path(site_dir), self._urls, converted)
+
+
+def watch(server: LiveReloadServer, engine: Engine | None) -> None:
+    """Once a serve's first build is served (with or without ``--dirty``, or ``--clean``):
+    watch the folder of each module the pages' code imported (the lab, a site's own modules),
+    so that saving one rebuilds and the pages that import it (only those) run again; start the
+    workers' libraries importing now, so that the first code edit does not wait for them.
+    SIGTERM stops the server as Ctrl-C does (:func:`_stop_on_sigterm`)."""
+    _stop_on_sigterm()
+    if engine is None:
+        return
+    for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
+        server.watch(folder, recursive=False)
+    from lessonkit.execute import zygote  # here: a warm build imports no worker code
+
+    zygote.warm_up()
 
 
 def _program(lesson: Lesson) -> Program | None:
