@@ -4,7 +4,6 @@ most pages there, and holds no converted page's run while the others wait."""
 from __future__ import annotations
 
 import gc
-import weakref
 from concurrent.futures import Future
 from types import SimpleNamespace
 
@@ -21,9 +20,15 @@ class Page:
         self.markdown = self.content = ""
 
     def render(self, config: object, files: object) -> None:
-        gc.collect()
-        self.rendered.append((self.number, [ref() is not None for ref in self.held]))
+        self.rendered.append((self.number, [output in _alive() for output in self.held]))
         self.content = f"<p>{self.markdown}</p>"
+
+
+def _alive() -> set[str]:
+    """The outputs of the results still alive (a result is a tuple: no weak reference to it)."""
+    gc.collect()
+    found = (o for o in gc.get_objects() if type(o) is PageResult)
+    return {r.steps[0].stdout for r in found if r.steps}
 
 
 def test_a_converted_page_lets_go_of_its_run_while_the_others_convert() -> None:
@@ -32,8 +37,9 @@ def test_a_converted_page_lets_go_of_its_run_while_the_others_convert() -> None:
     deferred, rendered, held = Deferred(), [], []
     pages = [Page(number, rendered, held) for number in range(3)]
     for page in pages:
-        result = PageResult(steps=[StepResult(stdout="x" * 1000)])
-        held.append(weakref.ref(result))
+        output = f"page {page.number} " + "x" * 1000
+        result = PageResult(steps=[StepResult(stdout=output)])
+        held.append(output)
         future: Future[PageResult] = Future()
         future.set_result(result)
         program = parse_program(f"Page {page.number}.\n")

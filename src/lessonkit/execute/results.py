@@ -6,40 +6,41 @@ runs lessons.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from lessonkit.core.problems import Problem
 
+# Records made once and never changed (``NamedTuple``s: every build loads them, and a
+# dataclass costs Python 3.11 several times as much to define). Their empty defaults are
+# shared: a result is made whole, never filled in.
 
-@dataclass
-class Figure:
+
+class Figure(NamedTuple):
     svg: str
     alt: str
 
 
-@dataclass
-class StepResult:
+class StepResult(NamedTuple):
     """What one step produced."""
 
     stdout: str = ""
-    figures: list[Figure] = field(default_factory=list)
+    figures: list[Figure] = []  # noqa: RUF012 (shared, never changed: see above)
     text: str = ""
     """A value's formatted text, or a doctest's transcript with the real outputs."""
 
 
-@dataclass
-class PageResult:
+class PageResult(NamedTuple):
     """Every step's result, or the problems that stopped the page; and what else it depends on:
     the files its code read, the modules it imported."""
 
-    steps: list[StepResult] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    reads: dict[str, str] = field(default_factory=dict)
+    steps: list[StepResult] = []  # noqa: RUF012
+    problems: list[Problem] = []  # noqa: RUF012
+    reads: dict[str, str] = {}  # noqa: RUF012
     """Files under the docs folder that the code read: path -> sha256 of the content read."""
-    sources: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = {}  # noqa: RUF012
     """Source files of the lessonkit (or local) modules the code imported, and of what those
     import in turn: path -> sha256 (see :mod:`lessonkit.execute.imports`)."""
-    packages: dict[str, str] = field(default_factory=dict)
+    packages: dict[str, str] = {}  # noqa: RUF012
     """Installed distributions the code imported, and those they require: name -> version."""
 
     @property

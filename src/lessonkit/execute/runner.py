@@ -133,7 +133,8 @@ def run_program(
         lines = source_text.splitlines(keepends=True)
         linecache.cache[display_path] = (len(source_text), None, lines, display_path)
     namespace: dict[str, Any] = {"__name__": "__lesson__", "here": page_dir or Path.cwd()}
-    result = PageResult()
+    steps: list[StepResult] = []
+    problems: list[Problem] = []
     watch = watch or FileWatch()
     budget = _Budget(output_limit, memory_limit)
     with (
@@ -150,16 +151,15 @@ def run_program(
             try:
                 out = _RUNNERS[step.kind](step, namespace, display_path, index, budget)
             except StepFailed as failed:
-                result.problems.append(failed.problem.at(display_path))
+                problems.append(failed.problem.at(display_path))
                 break
             finally:
                 _close_figures()
-            result.steps.append(out)
-    result.reads = watch.reads()
-    result.problems += [p.at(display_path) for p in watch.problems(program)]
-    if imports:
-        result.sources, result.packages = imports.dependencies()
-    return result
+            steps.append(out)
+    reads = watch.reads()
+    problems += [p.at(display_path) for p in watch.problems(program)]
+    sources, packages = imports.dependencies() if imports else ({}, {})
+    return PageResult(steps, problems, reads, sources, packages)
 
 
 def page_seed(page: str) -> int:
@@ -216,7 +216,6 @@ def _run_exec(
     step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
 ) -> StepResult:
     body, last = _compile_block(step, path)
-    out = StepResult()
     with _capture_stdout(budget) as buffer:
         try:
             exec(body, namespace)
@@ -229,16 +228,15 @@ def _run_exec(
             if budget.passed:
                 problem = budget.problem(step.header_line, details=problem.details)
             raise StepFailed(problem) from None
-    out.stdout = buffer.getvalue()
     figures = _open_figures()
     if _is_figure(value) and value not in figures:
         figures.append(value)
-    out.figures = [_render_figure(fig, step, path, index, n) for n, fig in enumerate(figures)]
+    rendered = [_render_figure(fig, step, path, index, n) for n, fig in enumerate(figures)]
     try:
-        budget.spend(sum(len(figure.svg) for figure in out.figures))
+        budget.spend(sum(len(figure.svg) for figure in rendered))
     except OutputLimitExceeded:
         raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
-    return out
+    return StepResult(stdout=buffer.getvalue(), figures=rendered)
 
 
 def _shown_as_text(value: object, step: Step) -> bool:

@@ -122,7 +122,7 @@ def result_digest(result: PageResult | None) -> str:
     """What a page's code produced (its steps' outputs and its problems), as a digest."""
     if result is None:
         return ""
-    return _sha256(json.dumps([asdict(s) for s in result.steps], sort_keys=True))
+    return _sha256(json.dumps(result.steps, sort_keys=True))  # each step's fields, in order
 
 
 def environment(modules: Iterable[str], files: Iterable[Path]) -> str:
