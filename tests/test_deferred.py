@@ -52,3 +52,25 @@ def test_a_converted_page_lets_go_of_its_run_while_the_others_convert() -> None:
         earlier = [number for number, _ in rendered[:position]]
         assert not any(alive[number] for number in earlier), rendered
     assert [page.content for page in pages] == [f"<p>page {n}</p>" for n in range(3)]
+
+
+def test_a_result_there_already_converts_with_the_runs_and_its_problems_are_reported() -> None:
+    """The engine hands a cached result back as a ``Ready``, not a future: it converts first,
+    and a failed one is reported with the pages whose runs failed."""
+    from lessonkit.core.problems import LessonError, Problem
+    from lessonkit.execute.engine import Ready
+
+    deferred, rendered = Deferred(), []
+    pages = [Page(number, rendered, []) for number in range(3)]
+    running: Future[PageResult] = Future()
+    outcomes = [running, Ready(PageResult()), Ready(PageResult(problems=[Problem("boom", 2)]))]
+    for page, outcome in zip(pages, outcomes, strict=True):
+        deferred.add(page, "text", parse_program("Text.\n"), outcome, lambda problem: problem)
+    running.set_result(PageResult(problems=[Problem("crash", 1)]))
+    config = SimpleNamespace(plugins=SimpleNamespace(on_page_content=lambda html, **_: html))
+    try:
+        deferred.convert(config, files=None, prepare=lambda *_: None)  # type: ignore[arg-type]
+    except LessonError as error:
+        assert [p.message for p in error.problems] == ["crash", "boom"]  # the pages' order
+    else:
+        raise AssertionError("the failed pages were not reported")

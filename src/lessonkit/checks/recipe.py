@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,31 +42,46 @@ if TYPE_CHECKING:  # loaded when the site has a glossary
     from lessonkit.glossary.terms import Glossary
 
 
-@dataclass
 class Context:
-    """What checking a page needs to know about the site it belongs to."""
+    """What checking a page needs to know about the site it belongs to.
 
-    docs_dir: Path | None = None
-    glossary: Glossary | None = None
-    virtual_pages: frozenset[str] = frozenset()
-    """Pages that exist without a file (e.g. the generated glossary), relative to ``docs_dir``."""
-    known_pages: list[Path] | None = None
-    """Every page of the site, when the host knows them (else found under ``docs_dir``)."""
-    ran: Callable[[Program], bool] = lambda program: False
-    """Whether ``program`` already ran without an error in this build (its result is cached):
-    then it compiled, and compiling it again would only cost a warm build time."""
-    settings: Settings = field(default_factory=Settings)
-    """The site's lessonkit options (``front_matter_keys``, the glossary page's name)."""
-    markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
-    """What the site's Markdown extensions mean for the checks (its ``///`` blocks, ids)."""
-    _links: dict[Path, list[str]] = field(default_factory=dict)
-    _page_set: frozenset[str] | None = None
-    anchors: Anchors = field(default_factory=Anchors)
-    """The ids each linked page has, read once per page (see :mod:`.links`)."""
-    generated: frozenset[str] | None = None
-    """The files lessonkit wrote into ``docs_dir`` (not lessons; default: what the manifest of
-    ``lessonkit prepare`` lists there)."""
-    _lessons: dict[str, str] | None = None
+    A plain class, not a dataclass: every build defines it, and Python 3.11 takes about 2.5
+    million instructions to define a dataclass."""
+
+    def __init__(
+        self,
+        docs_dir: Path | None = None,
+        glossary: Glossary | None = None,
+        virtual_pages: frozenset[str] = frozenset(),
+        known_pages: list[Path] | None = None,
+        ran: Callable[[Program], bool] | None = None,
+        settings: Settings | None = None,
+        markdown: MarkdownSetup | None = None,
+        anchors: Anchors | None = None,
+        generated: frozenset[str] | None = None,
+    ) -> None:
+        self.docs_dir = docs_dir
+        self.glossary = glossary
+        self.virtual_pages = virtual_pages
+        """Pages that exist without a file (e.g. the generated glossary), relative to
+        ``docs_dir``."""
+        self.known_pages = known_pages
+        """Every page of the site, when the host knows them (else found under ``docs_dir``)."""
+        self.ran: Callable[[Program], bool] = ran or _never_ran
+        """Whether ``program`` already ran without an error in this build (its result is
+        cached): then it compiled, and compiling it again would only cost a warm build time."""
+        self.settings = settings if settings is not None else Settings()
+        """The site's lessonkit options (``front_matter_keys``, the glossary page's name)."""
+        self.markdown = markdown if markdown is not None else MarkdownSetup()
+        """What the site's Markdown extensions mean for the checks (its ``///`` blocks, ids)."""
+        self.anchors = anchors if anchors is not None else Anchors()
+        """The ids each linked page has, read once per page (see :mod:`.links`)."""
+        self.generated = generated
+        """The files lessonkit wrote into ``docs_dir`` (not lessons; default: what the manifest
+        of ``lessonkit prepare`` lists there)."""
+        self._links: dict[Path, list[str]] = {}
+        self._page_set: frozenset[str] | None = None
+        self._lessons: dict[str, str] | None = None
 
     def lessons(self) -> dict[str, str]:
         """Every lesson in ``docs_dir``: page -> its source (a notebook lesson ``a.ipynb`` is the
@@ -115,6 +129,10 @@ class Context:
                 os.path.relpath(p, folder).replace(os.sep, "/") for p in self.pages()
             ]
         return self._links[folder]
+
+
+def _never_ran(program: Program) -> bool:
+    return False
 
 
 def docs_path(path: Path, docs: Path) -> str:

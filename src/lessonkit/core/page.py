@@ -29,7 +29,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -72,32 +71,40 @@ _DETAIL_LINE = lazy(r"^line (\d+):", re.M)
 """How a problem's details quote a line of the page (a traceback's frames, a syntax error)."""
 
 
-@dataclass
 class Page:
-    """One lesson's source and what lessonkit reads from it (each part computed once)."""
+    """One lesson's source and what lessonkit reads from it (each part computed once).
 
-    text: str
-    """The whole file, as read (UTF-8, a byte-order mark dropped)."""
-    path: str
-    """Where the page sits in the docs folder, with ``/`` (e.g. ``building-blocks/a.md``)."""
-    where: str
-    """The page's file as messages name it (e.g. ``docs/building-blocks/a.md``)."""
-    file: Path | None = None
-    """The file on disk, when there is one (relative links are checked against it)."""
-    origins: Origins | None = None
-    """For a page made from a notebook: where each line of :attr:`text` comes from."""
-    notes: list[Problem] = field(default_factory=list)
-    """What reading the source found (a notebook's stored outputs, cell tags): checked with the
-    page's own problems (:func:`lessonkit.checks.recipe.check_page`)."""
-    offset: int = field(init=False)
-    """How many lines the front matter took."""
-    front_matter: str | None = field(init=False)
-    """The front matter's YAML, unread; None when the page has none."""
+    A plain class, not a dataclass: every build defines it, and Python 3.11 takes about 2.5
+    million instructions to define a dataclass (its methods are compiled from source)."""
 
-    def __post_init__(self) -> None:
-        split = split_source(self.text)
-        self.offset, self.front_matter = split.offset, split.front_matter
-        self._body_at = len(self.text) - len(split.body)  # the body ends the text
+    def __init__(
+        self,
+        text: str,
+        path: str,
+        where: str,
+        file: Path | None = None,
+        origins: Origins | None = None,
+        notes: list[Problem] | None = None,
+    ) -> None:
+        self.text = text
+        """The whole file, as read (UTF-8, a byte-order mark dropped)."""
+        self.path = path
+        """Where the page sits in the docs folder, with ``/`` (e.g. ``building-blocks/a.md``)."""
+        self.where = where
+        """The page's file as messages name it (e.g. ``docs/building-blocks/a.md``)."""
+        self.file = file
+        """The file on disk, when there is one (relative links are checked against it)."""
+        self.origins = origins
+        """For a page made from a notebook: where each line of :attr:`text` comes from."""
+        self.notes: list[Problem] = notes if notes is not None else []
+        """What reading the source found (a notebook's stored outputs, cell tags): checked with
+        the page's own problems (:func:`lessonkit.checks.recipe.check_page`)."""
+        split = split_source(text)
+        self.offset = split.offset
+        """How many lines the front matter took."""
+        self.front_matter = split.front_matter
+        """The front matter's YAML, unread; None when the page has none."""
+        self._body_at = len(text) - len(split.body)  # the body ends the text
 
     @property
     def body(self) -> str:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import Future
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest, remembered_machinery_digest
@@ -29,10 +29,38 @@ from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     from lessonkit.execute.worker import WorkerPool
 
+
+class Ready:
+    """A page's result there already (its cache entry, or a page without code), answering
+    as a finished :class:`~concurrent.futures.Future` does: a warm build, whose every page is
+    one, makes no future and does not load ``concurrent.futures``.
+
+    >>> ready = Ready(PageResult())
+    >>> ready.done(), ready.result().ok
+    (True, True)
+    """
+
+    __slots__ = ("_result",)
+
+    def __init__(self, result: PageResult) -> None:
+        self._result = result
+
+    def done(self) -> bool:
+        return True
+
+    def result(self, timeout: float | None = None) -> PageResult:
+        return self._result
+
+    def add_done_callback(self, fn: Callable[[Ready], object]) -> None:
+        fn(self)  # done: called now, as a finished future calls it
+
+
+Outcome = Union["Future[PageResult]", Ready]
+"""What :meth:`Engine.submit` hands back: a run under way (or done), or a result already there."""
 
 CLOCK_SLACK = 0.1
 """Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
@@ -73,7 +101,7 @@ class Engine:
         """The threads that wait for pages' runs: made when a page first has to run."""
         self._stopping = False
         """Set when :meth:`close` begins: no page is submitted to the threads after it."""
-        self._futures: dict[str, Future[PageResult]] = {}
+        self._futures: dict[str, Outcome] = {}
         self._released: set[str] = set()
         """Keys of pages that ran without an error (or came from cache) whose results the host
         has used and handed back (:meth:`release`)."""
@@ -109,8 +137,9 @@ class Engine:
             self._machinery = remembered_machinery_digest(folder) if folder else machinery_digest()
         return program.key(self._machinery)
 
-    def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
-        """Start ``program`` unless it is cached or already under way; return its future.
+    def submit(self, program: Program, display_path: str, source_text: str) -> Outcome:
+        """Start ``program`` unless it is cached or already under way; return its future (a
+        :class:`Ready` for a cached result or a page without code).
         :class:`EngineClosed` once :meth:`close` has run."""
         key = self.key(program)
         with self._lock:
@@ -118,9 +147,9 @@ class Engine:
                 return self._futures[key]
             self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
+            future: Outcome
             if cached is not None or not program.steps:
-                future: Future[PageResult] = Future()
-                future.set_result(cached or PageResult())
+                future = Ready(cached or PageResult())
             else:
                 if self._stopping:  # the build (or serve) is stopping
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")

@@ -9,7 +9,7 @@ bytes do not depend on timing; every failed page is reported at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, as_completed
 from dataclasses import dataclass
 
@@ -18,6 +18,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.execute.engine import Outcome
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
@@ -27,7 +28,7 @@ class _Waiting:
     page: Page
     markdown: str
     program: Program
-    future: Future[PageResult]
+    future: Outcome
     locate: Callable[[Problem], Problem]
 
 
@@ -42,7 +43,7 @@ class Deferred:
         page: Page,
         markdown: str,
         program: Program,
-        future: Future[PageResult],
+        future: Outcome,
         locate: Callable[[Problem], Problem],
     ) -> None:
         """Convert ``page`` once ``future`` is done; ``locate`` places its run's problems in
@@ -64,12 +65,12 @@ class Deferred:
         the navigation's order. ``prepare(markdown, program, result)`` hands a page's run to
         the execute extension.
         """
-        pages: dict[Future[PageResult], list[tuple[int, _Waiting]]] = {}  # two may share a run
+        pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
         for index, item in enumerate(self._waiting):
             pages.setdefault(item.future, []).append((index, item))
         self._waiting = []
         found: dict[int, list[Problem]] = {}
-        for future in as_completed(pages):
+        for future in _as_finished(pages):
             result = future.result()
             for index, item in pages.pop(future):  # a converted page's run is let go of
                 if not result.ok:
@@ -84,3 +85,14 @@ class Deferred:
                 )
         if found:
             raise LessonError(p for index in sorted(found) for p in found[index])
+
+
+def _as_finished(outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+    """``outcomes`` as they finish: results there already first (``as_completed`` takes no
+    :class:`~lessonkit.execute.engine.Ready`), then runs as they end; none is held here once
+    handed on, so a converted page's run can be let go of."""
+    ready = [o for o in outcomes if not isinstance(o, Future)]
+    finishing = as_completed([o for o in outcomes if isinstance(o, Future)])
+    while ready:
+        yield ready.pop(0)
+    yield from finishing

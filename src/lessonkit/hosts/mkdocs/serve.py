@@ -42,7 +42,7 @@ from mkdocs.structure.files import File, Files
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine, EngineClosed
+from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
@@ -50,8 +50,6 @@ from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.search import SearchEntries
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
-    from concurrent.futures import Future
-
     from mkdocs.livereload import LiveReloadServer
 
 Stamp = tuple[int, int] | None
@@ -145,11 +143,11 @@ class Preview(FullBuild):
         """The URLs of the pages converted in this run (set in :meth:`restore`)."""
         self._urls: list[str] = []
         self._templates = _Templates()
-        self._owed: dict[str, Future] = {}
+        self._owed: dict[str, Outcome] = {}
         self._stale: dict[str, tuple[Program, Lesson]] = {}
         """Pages whose code result went stale, waiting to run (see :meth:`_run_stale`)."""
         self._engine: Engine | None = None
-        self._running: Future | None = None
+        self._running: Outcome | None = None
         self._lock = threading.RLock()  # the runs' callbacks come from the engine's threads
         """Pages whose code result went stale, by source: their run, under way."""
         self._bell: Path | None = None
@@ -224,7 +222,7 @@ class Preview(FullBuild):
                     _modified(file)
         self._engine = engine
 
-    def _run_stale(self, done: Future | None = None) -> None:
+    def _run_stale(self, done: Outcome | None = None) -> None:
         """Run the stale pages kept out of the builds, one at a time, after the pages a build
         converts (so that a page you save never waits behind them); ring once each is done."""
         with self._lock:
