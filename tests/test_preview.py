@@ -279,3 +279,28 @@ def test_a_plugin_kept_for_the_next_command_builds_in_full_after_a_dirty_one(tmp
         plugin.on_startup(command=command, dirty=dirty)
         kinds.append((type(plugin.preview).__name__, plugin.preview.active))
     assert kinds == [("Preview", True), ("FullBuild", False), ("Preview", True)]
+
+
+def test_stale_pages_whose_results_are_cached_are_owed_at_once_without_recursing(
+    tmp_path: Path,
+) -> None:
+    """A lab edit undone leaves every stale page's result in the cache: each comes back Ready,
+    and thousands of them are handed over in one loop (a callback each would recurse)."""
+    from types import SimpleNamespace
+
+    from lessonkit.execute.engine import Ready
+    from lessonkit.execute.results import PageResult
+    from lessonkit.hosts.mkdocs.serve import Preview
+
+    class CachedEngine:
+        def submit(self, program: object, where: str, text: str) -> Ready:
+            return Ready(PageResult())
+
+    preview = Preview(active=True)
+    preview._engine = CachedEngine()  # type: ignore[assignment]
+    preview._bell = tmp_path / "rebuild"
+    lesson = SimpleNamespace(where="a.md", text="")
+    preview._stale = {f"p{n}.md": (None, lesson) for n in range(5000)}  # type: ignore[misc]
+    preview._run_stale()
+    assert not preview._stale and len(preview._owed) == 5000
+    assert preview._bell.exists(), "a page whose result came back rang for its rebuild"

@@ -42,7 +42,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import hmac
 import json
 import logging
@@ -489,8 +488,8 @@ def _value(kind: Any, value: Any, where: str) -> Any:
 
 @memoized
 def _decoder(kind: Any, where: str) -> Callable[[Any], Any]:
-    """A function turning parsed JSON into type ``kind`` (a dataclass, list, tuple, dict,
-    union, Literal or scalar), checking it exactly: a dataclass's fields all there and no other,
+    """A function turning parsed JSON into type ``kind`` (a record, list, tuple, dict,
+    union, Literal or scalar), checking it exactly: a record's fields all there and no other,
     ``bool`` no ``int``. Made once per type: a warm build decodes every page's entry."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
 
@@ -587,31 +586,24 @@ def _decoder(kind: Any, where: str) -> Callable[[Any], Any]:
 @memoized
 def _hints(kind: type) -> dict[str, Any]:
     hints = typing.get_type_hints(kind)
-    return {name: hints[name] for name in _names(kind)}
+    return {name: hints[name] for name in kind._fields}
 
 
 def _is_record(kind: Any) -> bool:
-    """Whether ``kind`` is a record an entry holds as a JSON object: a dataclass or a
-    ``NamedTuple`` (:class:`~lessonkit.core.problems.Problem`)."""
-    return dataclasses.is_dataclass(kind) or (
-        isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields")
-    )
-
-
-def _names(kind: Any) -> tuple[str, ...]:
-    fields = getattr(kind, "_fields", None)
-    return fields if fields is not None else tuple(f.name for f in dataclasses.fields(kind))
+    """Whether ``kind`` is a record an entry holds as a JSON object: a ``NamedTuple``
+    (:class:`PageResult` and what it holds)."""
+    return isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields")
 
 
 def _plain(value: Any) -> Any:
-    """``value`` as JSON holds it: a record (dataclass or ``NamedTuple``) as an object of its
-    fields, lists and tuples as lists, mappings as objects.
+    """``value`` as JSON holds it: a record (a ``NamedTuple``) as an object of its fields,
+    lists and tuples as lists, mappings as objects.
 
     >>> _plain([Problem("a warning", 3, severity="warning")])[0]["line"]
     3
     """
     if _is_record(type(value)):
-        return {name: _plain(getattr(value, name)) for name in _names(type(value))}
+        return {name: _plain(getattr(value, name)) for name in type(value)._fields}
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
