@@ -32,6 +32,16 @@ class FullBuild:
     active = False
     """Whether a rebuild converts only what changed (the dirty preview): never here."""
 
+    @staticmethod
+    def of(*, serving: bool, dirty: bool) -> FullBuild:
+        """A command's steps: the preview for a serve or a dirty build, else a full build (a
+        plugin MkDocs keeps for the process's next command starts that one afresh)."""
+        if not (serving or dirty):
+            return FullBuild()
+        from lessonkit.hosts.mkdocs.serve import Preview  # here: a full build never needs it
+
+        return Preview(active=dirty)
+
     def terms(self, html: str) -> list[str]:
         """The glossary terms a page's ``html`` uses (its "used on" entries)."""
         from lessonkit.glossary.page import used_term_ids

@@ -39,12 +39,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        if self.runs.serving or dirty:  # what a dirty rebuild cannot see: hosts/mkdocs/serve
-            from lessonkit.hosts.mkdocs.serve import Preview  # here: a full build never needs it
-
-            self.preview = Preview(active=dirty)
-        else:  # a plugin MkDocs keeps for another command of the same process starts afresh
-            self.preview = FullBuild()
+        self.preview = FullBuild.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/full
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
