@@ -7,7 +7,9 @@ lesson) into SVG:
 - every text, tick and spine drawn in :data:`~lessonkit.lab.figure_style.INK` becomes
   ``currentColor``, so the figure takes the page's text colour in light and dark mode;
 - the ``<svg>`` scales to the column width through its ``viewBox``, has ``role="img"``, an
-  ``aria-label`` and a ``<title>`` carrying the alt text.
+  ``aria-label`` and a ``<title>`` carrying the alt text;
+- the figure is drawn once, not twice, when its layout engine lays nothing out at draw time
+  (``fig.tight_layout()`` leaves such an engine): the same bytes, for about 40 % less time.
 
 >>> from lessonkit.lab.figures import softmax_bars
 >>> from lessonkit.lab.trace import softmax_trace
@@ -24,11 +26,17 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import LayoutEngine, PlaceHolderLayoutEngine
 
 from lessonkit.lab.figure_style import INK, STYLE
+
+_NO_AUTOLAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
+"""What ``Figure.set_layout_engine(None)`` reads: without either, it sets no engine."""
 
 _SVG_SAVE_KEYS = (
     "svg.fonttype",
@@ -67,7 +75,7 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
             f"{id_prefix!r}"
         )
     buffer = io.StringIO()
-    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}):
+    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}), _drawn_once(fig):
         fig.savefig(
             buffer,
             format="svg",
@@ -97,6 +105,39 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
         f"\n <title>{label}</title>"
     )
     return new_root + svg[root_end:].rstrip() + "\n"
+
+
+@contextmanager
+def _drawn_once(fig: Figure) -> Iterator[None]:
+    """Save ``fig`` with one draw, not two, when its layout engine lays nothing out.
+
+    ``savefig`` draws a figure that has a layout engine once without rendering, for the engine
+    to place the axes, then again to write it. ``fig.tight_layout()`` leaves such an engine, a
+    :class:`~matplotlib.layout_engine.PlaceHolderLayoutEngine`, whose ``execute`` does nothing:
+    the first draw is wasted, about 40 % of saving a small heatmap. That engine is set aside
+    while the figure is saved (and put back after), so the figure is drawn once, from the state
+    the second draw starts from; a constrained or tight engine keeps both draws.
+
+    >>> fig = Figure(figsize=(2, 1))
+    >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
+    >>> fig.tight_layout()
+    >>> engine = fig.get_layout_engine()
+    >>> with _drawn_once(fig):
+    ...     fig.get_layout_engine() is None
+    True
+    >>> fig.get_layout_engine() is engine
+    True
+    """
+    engine: LayoutEngine | None = fig.get_layout_engine()
+    if not isinstance(engine, PlaceHolderLayoutEngine):
+        yield
+        return
+    with mpl.rc_context(_NO_AUTOLAYOUT):
+        fig.set_layout_engine(None)
+    try:
+        yield
+    finally:
+        fig.set_layout_engine(engine)
 
 
 def _without(svg: str, element: re.Pattern[str]) -> str:
