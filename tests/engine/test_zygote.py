@@ -346,6 +346,55 @@ def _first_build(site: Path, page: str, env: dict[str, str]) -> tuple[int, bool]
     return code, held
 
 
+def test_dismissed_workers_and_their_zygote_exit_at_once_and_a_later_page_still_runs(
+    fresh_zygote: None,
+) -> None:
+    """A full build lets its workers go once its last page has run: they and their zygote exit
+    then, not when the build ends. A page that must still run gets a new worker (from a new
+    zygote); a worker that is running a page is left to finish it."""
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        [dismissed], first = pool._all, zygote._current
+        pool.dismiss()
+        dismissed.process.join(20)
+        assert not dismissed.alive()
+        assert first is not None and first.reap(20), "the zygote waits for the build's end"
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        assert zygote._current not in (None, first)
+    finally:
+        pool.close()
+
+
+_EXITED_BY_POST_BUILD = """
+from lessonkit.execute import zygote
+
+def on_post_build(config):  # before lessonkit's own (priority -100), which stops the workers
+    started = [*zygote._retired, *filter(None, [zygote._current])]
+    assert started and all(z.reap(20) for z in started), "lessonkit's processes still run"
+"""
+
+
+def test_a_full_builds_workers_exit_while_mkdocs_writes_the_site(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    page = "---\ntitle: Sum\n---\n\n# Sum\n\n```python exec\nprint(6 * 7)\n```\n"
+    (tmp_path / "docs" / "index.md").write_text(page)
+    (tmp_path / "hook.py").write_text(_EXITED_BY_POST_BUILD)
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: test\nplugins:\n  - lessonkit\nhooks:\n  - hook.py\n"
+    )
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=120,
+    )
+    assert build.returncode == 0, build.stderr
+    assert "42" in (tmp_path / "site" / "index.html").read_text()
+
+
 def test_a_first_build_with_no_code_to_run_leaves_no_zygote_running(tmp_path: Path) -> None:
     # The zygote started at on_startup and no page asked it for a worker: the build still
     # stops it before it exits (left alone, it went on importing, holding the build's output).

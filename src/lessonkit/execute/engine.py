@@ -276,6 +276,14 @@ class Engine:
             self.cache.put(key, result)
         return result
 
+    def dismiss_workers(self) -> None:
+        """Let the idle workers go now (:meth:`WorkerPool.dismiss`): a full build calls this
+        once its last page has run, so that they exit while MkDocs writes the site."""
+        with self._lock:
+            pool = self._pool
+        if pool is not None:
+            pool.dismiss()
+
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the
         cache entries this build did not use, older than the build."""

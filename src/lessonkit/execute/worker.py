@@ -402,6 +402,20 @@ class WorkerPool:
         for worker in reversed(kept):  # back in the order they were taken from
             self._idle.put(worker)
 
+    def dismiss(self) -> None:
+        """Tell the idle workers and their zygote to exit, without waiting for them: a build
+        whose pages have all run needs them no more, and they exit while it goes on (it waits
+        for them in :meth:`close`). A page that runs after this gets a new worker, from a new
+        zygote; a worker still running a page is left to it."""
+        while True:
+            try:
+                worker = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                worker.process.terminate()  # it stays in _all: close() collects it
+        zygote.retire()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

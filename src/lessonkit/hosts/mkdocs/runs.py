@@ -105,9 +105,13 @@ class Runs:
         return final
 
     def finish(self, config: MkDocsConfig, files: Files) -> None:
-        """Convert the pages that waited for their runs (``on_env``)."""
+        """Convert the pages that waited for their runs (``on_env``). A build that does not
+        serve then lets its workers go: every page has run, and they exit while MkDocs writes
+        the site (a page that still has to run starts a new one)."""
         if self.engine and self._deferred is not None:
             self._deferred.convert(config, files, self._prepare)
+        if self.engine and not self.serving:
+            self.engine.dismiss_workers()
 
     def result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""
