@@ -254,7 +254,8 @@ def test_a_full_build_never_loads_the_preview(tmp_path: Path) -> None:
 
 def test_serve_clean_serves_full_rebuilds(site: Path) -> None:
     """``mkdocs serve --clean`` rebuilds every page each time, with no preview (MkDocs starts
-    the plugin for a build): it serves, and an edit is served."""
+    the plugin for a build): it serves, an edit is served, and so is a lab edit (the modules
+    the pages imported are watched though each build closes the engine)."""
     running = Server(site, "mkdocs", mode="--clean")
     try:
         running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
@@ -262,6 +263,8 @@ def test_serve_clean_serves_full_rebuilds(site: Path) -> None:
         page = PAGE.format(name="A", word="second", code=CODE)
         (site / "docs" / "a.md").write_text(page)
         running.serves("a/", "second Text")
+        (site / "lib" / "helper.py").write_text("def value():\n    return 43\n")  # a lab edit
+        running.serves("a/", "value 43")
     finally:
         running.process.terminate()
         running.process.wait(timeout=10)

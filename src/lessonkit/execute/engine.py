@@ -105,6 +105,8 @@ class Engine:
         self._released: set[str] = set()
         """Keys of pages that ran without an error (or came from cache) whose results the host
         has used and handed back (:meth:`release`)."""
+        self._released_sources: set[str] = set()
+        """The module files those results imported (:meth:`module_sources`)."""
         self._lock = threading.Lock()
         self._machinery: str | None = None
         self.ran_pages: list[str] = []
@@ -223,6 +225,7 @@ class Engine:
             if future is not None and future.done() and future.result().ok:
                 del self._futures[key]
                 self._released.add(key)
+                self._released_sources.update(future.result().sources)
 
     def result(self, program: Program, display_path: str, source_text: str = "") -> PageResult:
         return self.submit(program, display_path, source_text).result()
@@ -240,15 +243,17 @@ class Engine:
                 if keep_current and (not future.done() or still_current(future.result()))
             }
             self._futures = kept
-            self._released = set()
+            self._released, self._released_sources = set(), set()
             self._started = time.time()
 
     def module_sources(self) -> set[str]:
-        """The source files of the modules the results of this build imported (a host watches
-        them while it serves, so that a lab edit rebuilds the pages that use it)."""
+        """The source files of the modules the results of this build imported, those let go
+        of included (a host watches them while it serves, so that a lab edit rebuilds the pages
+        that use it)."""
         with self._lock:
             done = [f.result() for f in self._futures.values() if f.done()]
-        return {path for result in done for path in result.sources}
+            released = set(self._released_sources)
+        return released | {path for result in done for path in result.sources}
 
     def _run(self, key: str, program: Program, display_path: str, source_text: str) -> PageResult:
         from lessonkit.execute.worker import Job, lost_result

@@ -79,9 +79,9 @@ class FullBuild:
     def finish(self, site_dir: str) -> None:
         """After the build: MkDocs' search index is whole already."""
 
-    def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
+    def serving(self, server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
         """Served, each rebuild a full build (``mkdocs serve --clean``): what every serve does
-        (:func:`lessonkit.hosts.mkdocs.serve.watch`)."""
+        (:func:`lessonkit.hosts.mkdocs.serve.watch`) with the ``modules`` the pages imported."""
         from lessonkit.hosts.mkdocs.serve import watch
 
-        watch(server, engine)
+        watch(server, engine, modules)

@@ -125,7 +125,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             return generated.finish_output(output, page, config, self.path_lessons, self.figures)
 
     def on_serve(self, server: LiveReloadServer, /, **_) -> LiveReloadServer:
-        self.preview.serving(server, self.runs.engine)  # a lab edit rebuilds the pages using it
+        self.preview.serving(server, self.runs.engine, self.runs.modules())  # lab edits rebuild
         return server
 
     @event_priority(-100)  # last: the search plugin has written its index

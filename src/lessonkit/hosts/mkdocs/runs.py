@@ -43,6 +43,7 @@ class Runs:
         self.serving = False
         self._deferred: Deferred | None = None  # made when a page first waits for its run
         self._kept: Callable[[str], bool] = lambda page: False
+        self._modules: set[str] = set()  # what the last build imported, once its engine closed
 
     def configure(
         self,
@@ -135,9 +136,15 @@ class Runs:
         else:
             self.close()
 
+    def modules(self) -> set[str]:
+        """The source files of the modules the pages' code imported in this build, or in the
+        last one (``mkdocs serve --clean`` closes the engine after each build)."""
+        return self.engine.module_sources() if self.engine else self._modules
+
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers; ``prune``: the cache keeps what this build used, and no more."""
         if self.engine:
+            self._modules = self.engine.module_sources()
             self.engine.close(prune=prune)
             self.engine = None
 

@@ -247,12 +247,12 @@ class Preview(FullBuild):
                 if self._bell is not None:
                     self._bell.touch()
 
-    def serving(self, server: LiveReloadServer, engine: Engine | None) -> None:
+    def serving(self, server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
         """What every serve does (:func:`watch`); under ``--dirty``, also: a page whose code
         result went stale (a lab edit) keeps its old content while it runs, and a file of the
         preview's own, watched, asks for the rebuild that shows it: the page you saved is not
         held up."""
-        watch(server, engine)
+        watch(server, engine, modules)
         if engine is None or not self.active:
             return
         folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
@@ -323,17 +323,18 @@ class Preview(FullBuild):
         self._search.rewrite(Path(site_dir), self._urls, converted)
 
 
-def watch(server: LiveReloadServer, engine: Engine | None) -> None:
+def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
     """Once a serve's first build is served (with or without ``--dirty``, or ``--clean``):
-    watch the folder of each module the pages' code imported (the lab, a site's own modules),
-    so that saving one rebuilds and the pages that import it (only those) run again; start the
-    workers' libraries importing now, so that the first code edit does not wait for them.
-    SIGTERM stops the server as Ctrl-C does (:func:`_stop_on_sigterm`)."""
+    watch the folder of each of the ``modules`` the pages' code imported (the lab, a site's own
+    modules), so that saving one rebuilds and the pages that import it (only those) run again;
+    while the ``engine`` is kept (not under ``--clean``), start the workers' libraries importing
+    now, so that the first code edit does not wait for them. SIGTERM stops the server as Ctrl-C
+    does (:func:`_stop_on_sigterm`)."""
     _stop_on_sigterm()
+    for folder in sorted({os.path.dirname(path) for path in modules}):
+        server.watch(folder, recursive=False)
     if engine is None:
         return
-    for folder in sorted({os.path.dirname(path) for path in engine.module_sources()}):
-        server.watch(folder, recursive=False)
     from lessonkit.execute import zygote  # here: a warm build imports no worker code
 
     zygote.warm_up()
