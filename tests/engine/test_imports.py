@@ -276,3 +276,44 @@ def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
     module.write_text("import two2\n")  # the same size, and then the same mtime
     os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert imports._imports_in(str(module), "helper") == ("two2",)
+
+
+def _installed(where: Path, folder: str, version: str) -> None:
+    """A distribution ``demo-pkg`` installed in ``where`` as ``folder``, its metadata saying
+    ``version``."""
+    (where / folder).mkdir()
+    metadata = "METADATA" if folder.endswith(".dist-info") else "PKG-INFO"
+    text = f"Metadata-Version: 2.1\nName: demo-pkg\nVersion: {version}\n\n"
+    (where / folder / metadata).write_text(text)
+
+
+@pytest.mark.parametrize(
+    ("folders", "opens_metadata"),
+    [
+        ([("demo_pkg-1.2.3.dist-info", "1.2.3")], False),  # the folder's name says it
+        ([("demo_pkg-1.2.3.dist-info", "1.2.3"), ("Demo.Pkg-2.0.dist-info", "2.0")], True),
+        ([("demo_pkg.egg-info", "3.1"), ("demo_pkg-1.2.3.dist-info", "1.2.3")], True),
+    ],
+    ids=["dist-info", "two-of-one-name", "egg-info-first"],
+)
+def test_a_distributions_version_is_the_one_importlib_metadata_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folders: list, opens_metadata: bool
+) -> None:
+    """Read from the ``.dist-info`` folder's name, no METADATA opened (a warm build checks the
+    version of every library its pages used), and from the metadata where the name cannot
+    tell (two folders of one name, an ``.egg-info`` one, whose name need not hold it)."""
+    from importlib import metadata
+
+    for folder, version in folders:
+        _installed(tmp_path, folder, version)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imports.installed_version.cache_clear()
+    imports._versions_in_folder_names.cache_clear()
+    if not opens_metadata:
+        monkeypatch.setattr(imports, "_metadata_text", lambda name: pytest.fail("read METADATA"))
+    try:
+        assert imports.installed_version("demo-pkg") == metadata.version("demo-pkg")
+        assert imports.installed_version("numpy") == metadata.version("numpy")
+    finally:
+        imports.installed_version.cache_clear()
+        imports._versions_in_folder_names.cache_clear()
