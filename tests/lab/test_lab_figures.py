@@ -225,6 +225,41 @@ def test_a_figure_is_drawn_once_unless_its_layout_engine_lays_out_at_draw_time(
     assert drawn == (2 if name == "constrained" else 1)
 
 
+def test_a_figure_moved_by_its_draw_event_or_saved_under_constrained_layout_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``draw_event`` handler that moves things (matplotlib's "make room for tick labels"
+    recipe) sees both draws, as without lessonkit; a page that turned constrained layout on for
+    later figures gets the same bytes, and no error, for one that ``tight_layout()`` laid out."""
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    from lessonkit.execute import svg as svg_module
+
+    def moved_on_draw() -> Figure:
+        fig, ax = plt.subplots()
+        ax.plot([0, 1])
+        fig.tight_layout()
+        fig.canvas.mpl_connect("draw_event", lambda event: fig.subplots_adjust(left=0.3))
+        return fig
+
+    def colorbar_then_constrained() -> Figure:
+        fig, ax = plt.subplots()
+        fig.colorbar(ax.imshow([[0.0, 1.0], [1.0, 0.0]]))
+        fig.tight_layout()
+        mpl.rcParams["figure.constrained_layout.use"] = True  # for the page's later figures
+        return fig
+
+    for make in (moved_on_draw, colorbar_then_constrained):
+        with mpl.rc_context():
+            once = to_svg(make(), "a figure", "f")
+        with mpl.rc_context(), monkeypatch.context() as twice:
+            twice.setattr(svg_module, "_drawn_once", lambda fig: contextlib.nullcontext())
+            reference = to_svg(make(), "a figure", "f")
+        plt.close("all")
+        assert once == reference, make.__name__
+
+
 def test_six_token_heatmap_is_small() -> None:
     fig = FIGURES["heatmap"]()
     assert len(to_svg(fig, fig.alt_text, "h").encode()) < 20_000

@@ -116,7 +116,10 @@ def _drawn_once(fig: Figure) -> Iterator[None]:
     :class:`~matplotlib.layout_engine.PlaceHolderLayoutEngine`, whose ``execute`` does nothing:
     the first draw is wasted, about 40 % of saving a small heatmap. That engine is set aside
     while the figure is saved (and put back after), so the figure is drawn once, from the state
-    the second draw starts from; a constrained or tight engine keeps both draws.
+    the second draw starts from. A constrained or tight engine keeps both draws, and so does a
+    figure with a ``draw_event`` handler (one that moves things on every draw would see one
+    draw fewer). The page's settings cannot give the figure a new engine meanwhile: both that
+    ``set_layout_engine(None)`` reads are off until the engine is back.
 
     >>> fig = Figure(figsize=(2, 1))
     >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
@@ -129,15 +132,17 @@ def _drawn_once(fig: Figure) -> Iterator[None]:
     True
     """
     engine: LayoutEngine | None = fig.get_layout_engine()
-    if not isinstance(engine, PlaceHolderLayoutEngine):
+    if not isinstance(engine, PlaceHolderLayoutEngine) or fig.canvas.callbacks.callbacks.get(
+        "draw_event"
+    ):
         yield
         return
     with mpl.rc_context(_NO_AUTOLAYOUT):
         fig.set_layout_engine(None)
-    try:
-        yield
-    finally:
-        fig.set_layout_engine(engine)
+        try:
+            yield
+        finally:
+            fig.set_layout_engine(engine)
 
 
 def _without(svg: str, element: re.Pattern[str]) -> str:
