@@ -281,38 +281,58 @@ def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
 def _installed(where: Path, folder: str, version: str) -> None:
     """A distribution ``demo-pkg`` installed in ``where`` as ``folder``, its metadata saying
     ``version``."""
-    (where / folder).mkdir()
+    (where / folder).mkdir(parents=True)
     metadata = "METADATA" if folder.endswith(".dist-info") else "PKG-INFO"
     text = f"Metadata-Version: 2.1\nName: demo-pkg\nVersion: {version}\n\n"
     (where / folder / metadata).write_text(text)
 
 
+DEMO = ("demo_pkg-1.2.3.dist-info", "1.2.3")
+
+
 @pytest.mark.parametrize(
-    ("folders", "opens_metadata"),
+    ("entries", "opens_metadata"),
     [
-        ([("demo_pkg-1.2.3.dist-info", "1.2.3")], False),  # the folder's name says it
-        ([("demo_pkg-1.2.3.dist-info", "1.2.3"), ("Demo.Pkg-2.0.dist-info", "2.0")], True),
-        ([("demo_pkg.egg-info", "3.1"), ("demo_pkg-1.2.3.dist-info", "1.2.3")], True),
+        ([[DEMO]], False),  # the folder's name says it
+        ([[("demo_pkg-0.9.dist-info", "0.9")], [DEMO]], False),  # the first entry's
+        ([[DEMO, ("Demo.Pkg-2.0.dist-info", "2.0")]], True),  # two of one name in one place
+        ([[("demo_pkg.egg-info", "3.1"), DEMO]], True),  # an .egg-info one, named so
+        ([[("Demo_Pkg-latest.DIST-INFO", "0.5")], [DEMO]], True),  # no version in its name
+        (["zip", [DEMO]], True),  # a zip before it, where importlib.metadata looks too
     ],
-    ids=["dist-info", "two-of-one-name", "egg-info-first"],
+    ids=["dist-info", "first-entry", "two-in-one-folder", "egg-info", "no-version", "zip"],
 )
 def test_a_distributions_version_is_the_one_importlib_metadata_finds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folders: list, opens_metadata: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: list, opens_metadata: bool
 ) -> None:
     """Read from the ``.dist-info`` folder's name, no METADATA opened (a warm build checks the
     version of every library its pages used), and from the metadata where the name cannot
-    tell (two folders of one name, an ``.egg-info`` one, whose name need not hold it)."""
+    tell: importlib.metadata's answer either way."""
+    import zipfile
     from importlib import metadata
 
-    for folder, version in folders:
-        _installed(tmp_path, folder, version)
-    monkeypatch.syspath_prepend(str(tmp_path))
+    for number, folders in reversed(list(enumerate(entries))):  # the first ends up first
+        where = tmp_path / str(number)
+        if folders == "zip":
+            where = where.with_suffix(".zip")
+            with zipfile.ZipFile(where, "w") as archive:
+                archive.writestr(
+                    "demo_pkg-0.1.dist-info/METADATA", "Name: demo-pkg\nVersion: 0.1\n"
+                )
+        else:
+            for folder, version in folders:
+                _installed(where, folder, version)
+        monkeypatch.syspath_prepend(str(where))
     imports.installed_version.cache_clear()
     imports._versions_in_folder_names.cache_clear()
-    if not opens_metadata:
-        monkeypatch.setattr(imports, "_metadata_text", lambda name: pytest.fail("read METADATA"))
+    opened = []
+    real = imports._metadata_text
+    monkeypatch.setattr(
+        imports, "_metadata_text", lambda name: (opened.append(name), real(name))[1]
+    )
     try:
         assert imports.installed_version("demo-pkg") == metadata.version("demo-pkg")
+        assert ("demo-pkg" in opened) == opens_metadata
         assert imports.installed_version("numpy") == metadata.version("numpy")
     finally:
         imports.installed_version.cache_clear()
