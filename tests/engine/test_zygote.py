@@ -366,6 +366,21 @@ def test_dismissed_workers_and_their_zygote_exit_at_once_and_a_later_page_still_
         pool.close()
 
 
+def test_a_worker_whose_exit_only_its_pid_tells_is_not_dismissed(fresh_zygote: None) -> None:
+    """Without a pidfd (macOS), the zygote collects a dismissed worker and its pid may name
+    another process by the time the build stops its workers: such a worker stays, and serves."""
+    pool = WorkerPool(1, default_timeout=30)
+    try:
+        assert run(pool, "{{ 6 * 7 }}\n").ok
+        [kept] = pool._all
+        kept.process._pidfd = None  # as where there is no pidfd (closed with the object)
+        pool.dismiss()
+        assert kept.alive()
+        assert run(pool, "{{ 6 * 7 }}\n").ok and pool._all == [kept]
+    finally:
+        pool.close()
+
+
 _EXITED_BY_POST_BUILD = """
 from lessonkit.execute import zygote
 
@@ -375,9 +390,12 @@ def on_post_build(config):  # before lessonkit's own (priority -100), which stop
 """
 
 
-def test_a_full_builds_workers_exit_while_mkdocs_writes_the_site(tmp_path: Path) -> None:
+@pytest.mark.parametrize("code", ["```python exec\nprint(6 * 7)\n```\n", "No code: 42.\n"])
+def test_a_full_builds_workers_exit_while_mkdocs_writes_the_site(tmp_path: Path, code: str) -> None:
+    """Once its last page has run, and so does the zygote a first build starts at once even
+    when no page has code to run."""
     (tmp_path / "docs").mkdir()
-    page = "---\ntitle: Sum\n---\n\n# Sum\n\n```python exec\nprint(6 * 7)\n```\n"
+    page = f"---\ntitle: Sum\n---\n\n# Sum\n\n{code}"
     (tmp_path / "docs" / "index.md").write_text(page)
     (tmp_path / "hook.py").write_text(_EXITED_BY_POST_BUILD)
     (tmp_path / "mkdocs.yml").write_text(

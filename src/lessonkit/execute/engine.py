@@ -17,6 +17,7 @@ removes the cache entries that build did not use.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -282,12 +283,15 @@ class Engine:
         return result
 
     def dismiss_workers(self) -> None:
-        """Let the idle workers go now (:meth:`WorkerPool.dismiss`): a full build calls this
+        """Let the idle workers go now (:meth:`WorkerPool.dismiss`), and their zygote, or the
+        one a first build started at once though no page had to run: a full build calls this
         once its last page has run, so that they exit while MkDocs writes the site."""
         with self._lock:
             pool = self._pool
         if pool is not None:
             pool.dismiss()
+        elif zygote := sys.modules.get("lessonkit.execute.zygote"):  # a warm build loads none
+            zygote.retire()
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the

@@ -405,15 +405,25 @@ class WorkerPool:
     def dismiss(self) -> None:
         """Tell the idle workers and their zygote to exit, without waiting for them: a build
         whose pages have all run needs them no more, and they exit while it goes on (it waits
-        for them in :meth:`close`). A page that runs after this gets a new worker, from a new
-        zygote; a worker still running a page is left to it."""
+        for them in :meth:`close`). A worker running a page is left to it, and serves a page
+        that runs after this; else that page gets a new worker, from a new zygote.
+
+        Only a worker whose exit the build can tell without its pid is told now: once the
+        zygote has collected one, its pid may soon name another process, which :meth:`close`
+        must not signal (a forked worker without a pidfd, as on macOS, stays until then)."""
+        kept: list[Worker] = []
         while True:
             try:
                 worker = self._idle.get_nowait()
             except queue.Empty:
                 break
+            if isinstance(worker.process, zygote.Forked) and not worker.process.tracked:
+                kept.append(worker)
+                continue
             with contextlib.suppress(OSError, ValueError, AssertionError):
                 worker.process.terminate()  # it stays in _all: close() collects it
+        for worker in reversed(kept):
+            self._idle.put(worker)
         zygote.retire()
 
     def close(self) -> None:

@@ -329,6 +329,11 @@ class Forked:
         else:
             weakref.finalize(self, os.close, self._pidfd)
 
+    @property
+    def tracked(self) -> bool:
+        """Whether the build can tell this worker has exited without its pid (a pidfd)."""
+        return self._pidfd is not None or self._gone
+
     def is_alive(self) -> bool:
         return not self._exited(0)
 
