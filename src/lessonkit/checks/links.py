@@ -18,7 +18,7 @@ import html
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 import markdown
@@ -27,6 +27,7 @@ from markdown.extensions.toc import slugify, strip_tags, unique
 from lessonkit.core.fences import fences, mask_code
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.records import Record
 from lessonkit.core.source import split_source
 from lessonkit.notebooks.lesson import read_lesson
 
@@ -99,7 +100,7 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
     return f"link to an anchor that {where} does not have: {target}", hint
 
 
-class PageIds(NamedTuple):
+class PageIds(Record):
     """The ids a page's source shows; ``complete`` when its rendering can make no others."""
 
     ids: frozenset[str]

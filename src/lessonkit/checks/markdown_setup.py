@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from markdown import Extension, Markdown
+
+from lessonkit.core.records import Record
 
 TOC_NAMES = ("toc", "markdown.extensions.toc")
 
 
-class MarkdownSetup(NamedTuple):
+class MarkdownSetup(Record):
     """The facts about a site's Markdown that checks need."""
 
     blocks: frozenset[str] | None = None

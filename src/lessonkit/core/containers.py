@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from lessonkit.core.fences import TAB_LENGTH, fences
 from lessonkit.core.patterns import lazy
+from lessonkit.core.records import Record
 
 _INDENTED_BODY = lazy(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
 """An admonition, a details block or a content tab: the content is indented under it."""
@@ -46,7 +46,7 @@ _OPENING = frozenset("!?=-*+:>[0123456789")
 """The characters a container's opening line can start with (after its indent)."""
 
 
-class Region(NamedTuple):
+class Region(Record):
     """Lines read as one Markdown document: the page, or a container's dedented content."""
 
     lines: list[str]

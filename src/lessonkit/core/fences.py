@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
 from lessonkit.core.patterns import lazy
+from lessonkit.core.records import Record
 
 TAB_LENGTH = 4
 """Python-Markdown's default tab length (MkDocs keeps it): where a tab in an indent stops."""
@@ -52,7 +52,7 @@ _OPEN = lazy(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
 """An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
 
 
-class Fence(NamedTuple):
+class Fence(Record):
     """One fenced block of a page: lines ``start`` to ``end``, both fence lines included."""
 
     start: int

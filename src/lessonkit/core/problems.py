@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from lessonkit.core.records import Record
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     """One problem in a lesson source. ``line`` is 1-based in the text that was checked.
 
     A value, changed by ``problem._replace(field=...)``. A ``NamedTuple``, not a frozen

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
 from markdown.preprocessors import NormalizeWhitespace
@@ -29,6 +29,7 @@ from markdown.util import ETX, STX
 
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.records import Record
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (about 10x faster), else pure Python."""
@@ -40,7 +41,7 @@ a line that ends in a space) whitespace-only lines."""
 _FRONT_MATTER = lazy(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
-class Split(NamedTuple):
+class Split(Record):
     """A page's source cut at its front matter."""
 
     body: str

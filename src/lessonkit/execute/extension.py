@@ -16,12 +16,13 @@ an :class:`~lessonkit.execute.engine.Engine` (worker processes, cache, pages in 
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.core.problems import LessonError
+from lessonkit.core.records import Record
 from lessonkit.core.source import normalized
 from lessonkit.execute.program import Program, parse_program
 from lessonkit.execute.render import render
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from lessonkit.execute.engine import Engine
 
 
-class PreparedPage(NamedTuple):
+class PreparedPage(Record):
     """A page whose program a host already ran: what the extension renders it with."""
 
     program: Program

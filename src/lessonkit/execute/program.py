@@ -28,11 +28,12 @@ import json
 import shlex
 from collections import Counter
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from lessonkit.core.fences import fences, paragraph_spans
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.records import Record
 
 StepKind = Literal["exec", "doctest", "value"]
 
@@ -50,7 +51,7 @@ _VALUE = lazy(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
 _FORMAT_SPEC = lazy(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
 
 
-class Step(NamedTuple):
+class Step(Record):
     """One executable thing on a page."""
 
     kind: StepKind
@@ -70,7 +71,7 @@ class Step(NamedTuple):
         return dict(self.options).get(name, default)
 
 
-class Span(NamedTuple):
+class Span(Record):
     """Where a step sits in the parsed text: lines ``[start, end)`` for fences, or a match."""
 
     start: int

@@ -6,21 +6,20 @@ runs lessons.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from lessonkit.core.problems import Problem
+from lessonkit.core.records import Record
 
-# Records made once and never changed (``NamedTuple``s: every build loads them, and a
-# dataclass costs Python 3.11 several times as much to define). Their empty defaults are
-# shared: a result is made whole, never filled in.
+# Records made once and never changed (named tuples, :mod:`lessonkit.core.records`: every
+# build loads them, and a dataclass costs Python 3.11 several times as much to define).
+# Their empty defaults are shared: a result is made whole, never filled in.
 
 
-class Figure(NamedTuple):
+class Figure(Record):
     svg: str
     alt: str
 
 
-class StepResult(NamedTuple):
+class StepResult(Record):
     """What one step produced."""
 
     stdout: str = ""
@@ -29,7 +28,7 @@ class StepResult(NamedTuple):
     """A value's formatted text, or a doctest's transcript with the real outputs."""
 
 
-class PageResult(NamedTuple):
+class PageResult(Record):
     """Every step's result, or the problems that stopped the page; and what else it depends on:
     the files its code read, the modules it imported."""
 

@@ -16,9 +16,10 @@ import os
 import posixpath
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 
 if TYPE_CHECKING:  # loaded when the site has a glossary (see the functions)
@@ -79,7 +80,7 @@ def finish_page(
     return fill_used_on(page_html, links), unused(glossary, used)
 
 
-class SiteGlossary(NamedTuple):
+class SiteGlossary(Record):
     """A site's glossary as a host wires it: the terms, their YAML file and their page."""
 
     glossary: Glossary

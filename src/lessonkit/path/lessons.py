@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from lessonkit.core.patterns import lazy
+from lessonkit.core.records import Record
 
 SECTION = "Learning path"
 """The nav section whose pages are the path (front matter ``path: true|false`` overrides)."""
 _QUIZ_ID = lazy(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
 
 
-class Lesson(NamedTuple):
+class Lesson(Record):
     """One page of the path: its source, title, URL (from the site's root) and its HTML."""
 
     src_uri: str

@@ -32,7 +32,7 @@ import tempfile
 import threading
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
@@ -41,6 +41,7 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
+from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
@@ -79,7 +80,7 @@ class _DirtyNotice(logging.Filter):
 _NOTICE = _DirtyNotice()
 
 
-class _Converted(NamedTuple):
+class _Converted(Record):
     """What a build made of one page: enough to stand in for it when it is not converted."""
 
     url: str
