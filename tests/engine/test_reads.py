@@ -101,7 +101,7 @@ finally:
 def test_what_lessonkits_machinery_reads_during_a_page_is_not_the_pages(data: Path) -> None:
     """The import watch reads a module's source to follow its imports, while the page runs."""
     code = f"""
-from lessonkit.execute.imports import source_digest
+from lessonkit.execute.unchanged import source_digest
 source_digest({str(data / "x.txt")!r})
 """
     assert _reads(code, data.parent / "own") == {}

@@ -65,7 +65,7 @@ except ImportError:  # Windows: no lock between builds (see _builds_lock)
     fcntl = None  # type: ignore[assignment]
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute import imports
+from lessonkit.execute import unchanged
 from lessonkit.execute.digests import LISTING, file_digest, listing_digest, too_recent
 from lessonkit.execute.results import PageResult
 
@@ -133,7 +133,7 @@ class Cache:
                 self._damaged(path, str(error))
             return None
         fresh = _still_current(result.reads, stamps)
-        if fresh is None or not imports.still_current(result.sources, result.packages):
+        if fresh is None or not unchanged.still_current(result.sources, result.packages):
             return None  # a file or folder the page read has changed, or a module or library
         if fresh != stamps:  # touched, not changed (a checkout): note the new stamps
             self._write(key, result, quiet=True)
@@ -386,7 +386,7 @@ def still_current(result: PageResult) -> bool:
     return (
         result.ok
         and _still_current(result.reads, {}) is not None
-        and imports.still_current(result.sources, result.packages)
+        and unchanged.still_current(result.sources, result.packages)
     )
 
 

@@ -15,17 +15,20 @@ from __future__ import annotations
 import os
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute import imports
 
 
 def note() -> None:
     """After each of a serve's builds: note the lessonkit files this process holds now (one it
     noted before keeps what it was then)."""
+    from lessonkit.execute import imports  # here: only a serve notes, and a build loads none
+
     imports.remember_loaded()
 
 
 def edited() -> list[Problem]:
     """A warning if a lessonkit file this process holds has been edited since it loaded it."""
+    from lessonkit.execute import imports
+
     files = sorted(imports.edited_sources())
     if not files:
         return []
