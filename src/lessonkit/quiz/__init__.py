@@ -65,18 +65,23 @@ Public API: :func:`check` (validate raw Markdown), :class:`QuizExtension` /
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as etree
 from typing import TYPE_CHECKING, Any
 
 from markdown import Extension, Markdown
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 from pymdownx.util import escape_chars
 
 from .check import check
-from .escape import register as register_html_escape
+from .gate import BlocksGate
 from .gate import register as register_blocks_gate
-from .page import QuizPageTreeprocessor, SealPostprocessor, seal, unseal
 
 if TYPE_CHECKING:
     from pymdownx.blocks import BlocksProcessor
+
+    from .page import seal, unseal
 
 __all__ = ["QuizExtension", "check", "makeExtension", "seal", "unseal"]
 
@@ -92,11 +97,13 @@ class QuizExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         escape_chars(md, ["/"])
         gate = register_blocks_gate(md, self.blocks)  # no "///" on a page: no block test (.gate)
-        register_html_escape(md, gate)  # raw HTML in a quiz is shown as text (see .escape)
+        # After fenced code (25) and lessonkit's execution (29) stashed their HTML, and after
+        # the gate (21.5) looked for "///"; before raw HTML blocks are read (20).
+        md.preprocessors.register(_HtmlEscape(md, gate), "lessonkit_quiz_html", 21)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
-        md.treeprocessors.register(QuizPageTreeprocessor(md, gate), "lessonkit_quiz_page", 25)
+        md.treeprocessors.register(_PageFinish(md, gate), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.
-        md.postprocessors.register(SealPostprocessor(md), "lessonkit_quiz_seal", 5)
+        md.postprocessors.register(_Seal(md), "lessonkit_quiz_seal", 5)
 
     def blocks(self, md: Markdown) -> BlocksProcessor:
         """pymdown's block processor on ``md`` (made now unless another extension's blocks
@@ -114,3 +121,63 @@ class QuizExtension(Extension):
 def makeExtension(**kwargs: Any) -> QuizExtension:
     """Python-Markdown's hook, so the module's dotted name works as an extension name."""
     return QuizExtension(**kwargs)
+
+
+# The page processors: each lets a page that holds no quiz through with one test, and loads
+# what does the work (.escape, .page) for the first page that may hold one, so a site without
+# quizzes never loads it.
+
+
+class _HtmlEscape(Preprocessor):
+    """Raw HTML in a quiz is shown as text (:func:`.escape.escape_quizzes`), before
+    Python-Markdown reads raw HTML blocks."""
+
+    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
+        super().__init__(md)
+        self.gate = gate
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.gate.open:
+            return lines  # most pages: no "///" in their lines, so no block at all
+        from .escape import escape_quizzes
+
+        return escape_quizzes(lines)
+
+
+class _PageFinish(Treeprocessor):
+    """A quiz left as text or never closed fails the page; the result line follows the last
+    quiz (:func:`.page.finish_page`). Where the page's lines could open no block (the gate),
+    only a ``///`` in its text (a later preprocessor's) needs the walk."""
+
+    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
+        super().__init__(md)
+        self.gate = gate
+
+    def run(self, root: etree.Element) -> None:
+        if not self.gate.open and "///" not in "".join(root.itertext()):
+            return  # most pages: one search in C, not a test of every element (build speed)
+        from .page import finish_page
+
+        finish_page(root)
+
+
+class _Seal(Postprocessor):
+    """Each option's feedback sealed in the final HTML (:func:`.page.seal_options`), after
+    every treeprocessor (the glossary's included) and once stashed raw HTML is restored, so the
+    sealed feedback is exactly what the page would show."""
+
+    def run(self, text: str) -> str:
+        if "data-lk-seal=" not in text:
+            return text  # no quiz option here (most pages): a substring test, not a regex scan
+        from .page import seal_options
+
+        return seal_options(text)
+
+
+def __getattr__(name: str) -> Any:
+    """``seal`` and ``unseal`` (:mod:`.page`), loaded when first asked for."""
+    if name in ("seal", "unseal"):
+        from . import page
+
+        return getattr(page, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,15 +43,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from markdown import Markdown
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
-from markdown.preprocessors import Preprocessor
 
 from lessonkit.core.fences import fences, paragraph_spans
 from lessonkit.core.patterns import lazy
 
 from .check import RE_END, RE_START
-from .gate import BlocksGate
 
 RE_OPENER = lazy(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
 """A ``/// quiz`` line at any depth: behind the indent or ``>`` of the containers it sits in."""
@@ -63,25 +60,6 @@ RE_OPTION = lazy(r" {0,3}[-*+] ")
 """An option's line: from the first, lines indented 4 spaces are feedback, not code."""
 RE_PLACEHOLDER_LINE = lazy("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
 """A line a preprocessor already replaced by stashed HTML (a fenced block, an executed block)."""
-
-
-class QuizHtmlPreprocessor(Preprocessor):
-    """Escape raw HTML in every quiz, before Python-Markdown reads raw HTML blocks."""
-
-    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
-        super().__init__(md)
-        self.gate = gate
-
-    def run(self, lines: list[str]) -> list[str]:
-        if not self.gate.open:
-            return lines  # most pages: no "///" in their lines, so no block at all
-        return escape_quizzes(lines)
-
-
-def register(md: Markdown, gate: BlocksGate) -> None:
-    # After fenced code (25) and lessonkit's execution (29) stashed their HTML, and after the
-    # gate (21.5) looked for "///"; before raw HTML blocks are read (20).
-    md.preprocessors.register(QuizHtmlPreprocessor(md, gate), "lessonkit_quiz_html", 21)
 
 
 def escape_quizzes(lines: list[str]) -> list[str]:

@@ -10,7 +10,7 @@ put their output in; before raw HTML, at 20, is stashed, so the Markdown inside
 ``<div markdown>`` is still in the lines) the gate takes the processor out of the parser for
 such a page and puts it back for a page that has one (a host may convert many pages with one
 ``Markdown``). Should a later preprocessor add a block, the quiz's page check still finds its
-``/// quiz`` left as text and fails the build (:class:`lessonkit.quiz.page.QuizPageTreeprocessor`).
+``/// quiz`` left as text and fails the build (:func:`lessonkit.quiz.page.finish_page`).
 
 >>> import markdown
 >>> from lessonkit.quiz import QuizExtension

@@ -7,21 +7,12 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterator
 from itertools import takewhile
-from typing import TYPE_CHECKING
-
-from markdown.postprocessors import Postprocessor
-from markdown.treeprocessors import Treeprocessor
 
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 from .check import RE_OPTIONS_LINE, header_problems
 from .rules import NO_QUESTION, PENDING, SEAL_TAG, first_line, problem, quote, text_of
-
-if TYPE_CHECKING:
-    from markdown import Markdown
-
-    from .gate import BlocksGate
 
 RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
 RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
@@ -78,44 +69,32 @@ def _xor(data: bytes, key: str) -> bytes:
     return bytes(a ^ b for a, b in zip(data, keystream(key, len(data)), strict=True))
 
 
-class QuizPageTreeprocessor(Treeprocessor):
+def finish_page(root: etree.Element) -> None:
     """Raise LessonError for a ``/// quiz`` left as text or never closed; else add the result
-    line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz.
-
-    ``gate`` says whether the page's lines could open a block (:mod:`.gate`): where they could
-    not, the page holds no quiz, and only a ``///`` in its text (a later preprocessor's) needs
-    the walk."""
-
-    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
-        super().__init__(md)
-        self.gate = gate
-
-    def run(self, root: etree.Element) -> None:
-        if not self.gate.open and "///" not in "".join(root.itertext()):
-            return  # most pages: one search in C, not a test of every element (build speed)
-        if not any(_may_matter(el) for el in root.iter()):
-            return  # no quiz and no "///" anywhere: nothing to check or add
-        problems: list[Problem] = []
-        quizzes = []
-        for el in _walk(root):
-            if el.get("class") == "lk-quiz":
-                if PENDING in el.attrib:
-                    first = next(el.iter("p"), None)
-                    name = NO_QUESTION if first is None else quote(text_of(first))
-                    near = "" if first is None else first_line(first.text or "")
-                    problems.append(problem("unclosed", near=near, text=name))
-                else:
-                    quizzes.append(el)
-            for text in (el.text, el.tail):
-                if text and "///" in text:  # what a leftover line starts with (build speed)
-                    problems += _leftover(text)
-        if problems:
-            raise LessonError(problems)
-        if quizzes:
-            parents = {child: parent for parent in root.iter() for child in parent}
-            last = quizzes[-1]
-            parent = parents[last]
-            parent.insert(list(parent).index(last) + 1, result_line(len(quizzes)))
+    line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz."""
+    if not any(_may_matter(el) for el in root.iter()):
+        return  # no quiz and no "///" anywhere: nothing to check or add
+    problems: list[Problem] = []
+    quizzes = []
+    for el in _walk(root):
+        if el.get("class") == "lk-quiz":
+            if PENDING in el.attrib:
+                first = next(el.iter("p"), None)
+                name = NO_QUESTION if first is None else quote(text_of(first))
+                near = "" if first is None else first_line(first.text or "")
+                problems.append(problem("unclosed", near=near, text=name))
+            else:
+                quizzes.append(el)
+        for text in (el.text, el.tail):
+            if text and "///" in text:  # what a leftover line starts with (build speed)
+                problems += _leftover(text)
+    if problems:
+        raise LessonError(problems)
+    if quizzes:
+        parents = {child: parent for parent in root.iter() for child in parent}
+        last = quizzes[-1]
+        parent = parents[last]
+        parent.insert(list(parent).index(last) + 1, result_line(len(quizzes)))
 
 
 def result_line(total: int) -> etree.Element:
@@ -157,19 +136,12 @@ def _leftover(text: str) -> list[Problem]:
     return [problem("leftover", near=near, text=quote(header)), *reasons]
 
 
-class SealPostprocessor(Postprocessor):
-    """Replace each option's feedback placeholder by ``<data class="lk-quiz__seal" value=…>``.
+def seal_options(text: str) -> str:
+    """Replace each option's feedback placeholder in a page's final HTML by
+    ``<data class="lk-quiz__seal" value=…>``."""
 
-    It runs on the final HTML, after every treeprocessor (the glossary's included) and after
-    stashed raw HTML is restored, so the sealed feedback is exactly what the page would show.
-    """
+    def replace(m: re.Match[str]) -> str:
+        value = seal(m[1], m[2] == "1", m[3].strip())
+        return f'<data class="lk-quiz__seal" value="{value}"></data>'
 
-    def run(self, text: str) -> str:
-        if "data-lk-seal=" not in text:
-            return text  # no quiz option here (most pages): a substring test, not a regex scan
-
-        def replace(m: re.Match[str]) -> str:
-            value = seal(m[1], m[2] == "1", m[3].strip())
-            return f'<data class="lk-quiz__seal" value="{value}"></data>'
-
-        return RE_SEALED.sub(replace, text)
+    return RE_SEALED.sub(replace, text)
