@@ -129,6 +129,7 @@ import sys
 WORKER_CODE = (
     "concurrent.futures",
     "concurrent.futures.thread",
+    "lessonkit.execute.imports",
     "lessonkit.execute.worker",
     "lessonkit.execute.zygote",
 )
@@ -143,8 +144,9 @@ def on_post_build(config):
 
 def test_a_warm_build_loads_no_worker_code(tmp_path: Path, mkdocs_build) -> None:
     # A warm build runs no page: it pays for no process machinery, nor for the threads that
-    # wait for pages' runs, nor for futures (a cached result is Ready: build speed at 20 pages);
-    # the first build, which runs one, shows the hook would see it.
+    # wait for pages' runs, nor for futures (a cached result is Ready: build speed at 20 pages),
+    # nor for the import recorder (entries are checked with execute/unchanged.py); the first
+    # build, which runs one, shows the hook would see it.
     (tmp_path / "docs").mkdir()
     (tmp_path / "mkdocs.yml").write_text(CONFIG + "hooks: [hook.py]\n")
     (tmp_path / "hook.py").write_text(HOOK)
@@ -157,6 +159,7 @@ def test_a_warm_build_loads_no_worker_code(tmp_path: Path, mkdocs_build) -> None
     first = [
         "concurrent.futures",
         "concurrent.futures.thread",
+        "lessonkit.execute.imports",
         "lessonkit.execute.worker",
         "lessonkit.execute.zygote",
     ]

@@ -89,13 +89,15 @@ def test_a_quiz_added_after_the_gate_fails_loudly() -> None:
 PROBE = (
     "import sys\nfrom mkdocs.commands.build import build\n"
     "from mkdocs.config import load_config\nbuild(load_config('mkdocs.yml', strict=True))\n"
-    "print('pymdownx.blocks' in sys.modules)\n"
+    "print([m in sys.modules for m in ('pymdownx.blocks', 'lessonkit.quiz.escape',"
+    " 'lessonkit.quiz.page')])\n"
 )
 
 
 def test_a_site_whose_pages_open_no_block_never_loads_pymdown_blocks(tmp_path) -> None:
     """pymdown's blocks (and the quiz's block) are set up for the first page with a ``///``
-    line: a build whose pages have none loads none of it, and one with a quiz renders it."""
+    line, and the quiz's escaping, checking and sealing loaded: a build whose pages have none
+    loads none of it, and one with a quiz renders it."""
     import os
     import subprocess
     import sys
@@ -114,6 +116,6 @@ def test_a_site_whose_pages_open_no_block_never_loads_pymdown_blocks(tmp_path) -
         assert done.returncode == 0, done.stderr
         loaded.append(done.stdout.strip().splitlines()[-1])
         (docs / "quiz.md").write_text(front.format("Quiz") + QUIZ)
-    assert loaded == ["False", "True"]
+    assert loaded == ["[False, False, False]", "[True, True, True]"]
     assert "a/b" in (tmp_path / "site" / "index.html").read_text()
     assert 'class="lk-quiz"' in (tmp_path / "site" / "quiz" / "index.html").read_text()

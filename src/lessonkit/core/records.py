@@ -41,6 +41,8 @@ class _RecordMeta(type):
             return super().__new__(mcls, name, bases, namespace)
         if bases != (Record,):
             raise TypeError("a record derives from Record alone")
+        if "__annotations__" not in namespace and "__annotate__" in namespace:
+            raise TypeError(f"{name}: a record's module needs from __future__ import annotations")
         annotations = namespace.get("__annotations__", {})
         fields = list(annotations)
         first = next((n for n, field in enumerate(fields) if field in namespace), len(fields))
