@@ -48,7 +48,7 @@ import tempfile
 import threading
 import traceback
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -307,6 +307,12 @@ def _death_result(job: Job, step: Step | None, status: int, limits: Limits) -> P
     return _problem(job, step, f"the page's process {how} while {what} ran", hint)
 
 
+def _pid_only(worker: Worker) -> bool:
+    """Whether only ``worker``'s pid tells the build it has exited (a forked worker without a
+    pidfd): :meth:`WorkerPool.dismiss` leaves such a worker to :meth:`WorkerPool.close`."""
+    return isinstance(worker.process, zygote.Forked) and not worker.process.tracked
+
+
 class WorkerPool:
     """Up to ``size`` workers, started on first use and reused across jobs (and rebuilds).
 
@@ -384,23 +390,27 @@ class WorkerPool:
                 self._idle.put(worker)
         return None  # else it was the closed pool's, which stopped it
 
-    def _drop_idle(self, stale: zygote.Zygote | None) -> None:
-        """Stop the idle workers forked from ``stale`` (all a ``spawn`` pool's: None); keep
-        those from a fresher zygote."""
+    def _take_idle(self, keep: Callable[[Worker], bool]) -> list[Worker]:
+        """Take the idle workers ``keep`` does not keep out of the pool's idle ones."""
+        taken: list[Worker] = []
         kept: list[Worker] = []
         while True:
             try:
                 worker = self._idle.get_nowait()
             except queue.Empty:
                 break
-            if stale is not None and worker.zygote is not stale:
-                kept.append(worker)
-                continue
+            (kept if keep(worker) else taken).append(worker)
+        for worker in reversed(kept):  # back in the order they were taken from
+            self._idle.put(worker)
+        return taken
+
+    def _drop_idle(self, stale: zygote.Zygote | None) -> None:
+        """Stop the idle workers forked from ``stale`` (all a ``spawn`` pool's: None); keep
+        those from a fresher zygote."""
+        for worker in self._take_idle(lambda w: stale is not None and w.zygote is not stale):
             with self._lock, contextlib.suppress(ValueError):  # closed meanwhile
                 self._all.remove(worker)
             worker.stop()
-        for worker in reversed(kept):  # back in the order they were taken from
-            self._idle.put(worker)
 
     def dismiss(self) -> None:
         """Tell the idle workers and their zygote to exit, without waiting for them: a build
@@ -411,19 +421,9 @@ class WorkerPool:
         Only a worker whose exit the build can tell without its pid is told now: once the
         zygote has collected one, its pid may soon name another process, which :meth:`close`
         must not signal (a forked worker without a pidfd, as on macOS, stays until then)."""
-        kept: list[Worker] = []
-        while True:
-            try:
-                worker = self._idle.get_nowait()
-            except queue.Empty:
-                break
-            if isinstance(worker.process, zygote.Forked) and not worker.process.tracked:
-                kept.append(worker)
-                continue
+        for worker in self._take_idle(_pid_only):
             with contextlib.suppress(OSError, ValueError, AssertionError):
                 worker.process.terminate()  # it stays in _all: close() collects it
-        for worker in reversed(kept):
-            self._idle.put(worker)
         zygote.retire()
 
     def close(self) -> None:
