@@ -121,6 +121,20 @@ def test_a_library_imported_under_another_name_is_found_by_its_distribution(
     assert _ran(engine, pages) == {"yaml.md"}
 
 
+def test_a_name_nothing_can_import_is_looked_up_in_no_distribution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A docstring line starting "import it ..." gives the import reader the name ``it``: the
+    zygote read every distribution's file list for it (26 ms before any page could run)."""
+    imports._distributions.cache_clear()
+    monkeypatch.setattr(imports.metadata, "distributions", pytest.fail)
+    try:
+        assert imports._distributions("it") == ()
+        assert imports._kind("no_module_named_like_this") == "unknown"
+    finally:
+        imports._distributions.cache_clear()
+
+
 def test_the_entry_records_lessonkit_sources_and_library_versions(engine: Engine) -> None:
     result = engine.result(parse_program(PAGES["figures.md"], page="f.md"), "docs/f.md")
     sources = {Path(p).relative_to(LAB.parent).as_posix() for p in result.sources}

@@ -533,8 +533,9 @@ def _distributions(top: str) -> tuple[str, ...]:
     """The installed distributions that provide top-level module ``top`` (canonical names).
 
     Most modules are named like their distribution (numpy, matplotlib, tiktoken): that one is
-    checked alone. Others (``yaml`` from PyYAML, ``PIL`` from pillow) are looked up in
-    :func:`_providers`, one pass over every distribution's file list.
+    checked alone. Others (``yaml`` from PyYAML, ``PIL`` from pillow) are looked up in every
+    distribution's file list (:func:`_provides`); a name nothing here can import (a word an
+    import-like line in a docstring left) is provided by none, and costs no lookup.
 
     >>> _distributions("yaml"), _distributions("numpy"), _distributions("json")
     (('pyyaml',), ('numpy',), ())
@@ -545,7 +546,32 @@ def _distributions(top: str) -> tuple[str, ...]:
         dist = None
     if dist is not None and top in _top_levels(dist):
         return (_canonical(top),)
-    return tuple(sorted(_providers().get(top, ())))
+    if top not in sys.modules and importlib.machinery.PathFinder.find_spec(top) is None:
+        return ()
+    found = {
+        _canonical(match[1])
+        for dist in metadata.distributions()
+        if _provides(dist, top)
+        and (match := _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0]))
+    }
+    return tuple(sorted(found))
+
+
+def _provides(dist: metadata.Distribution, top: str) -> bool:
+    """Whether ``dist`` installs top-level module ``top``: :func:`_top_levels`, read in full
+    only for a file list that names ``top`` at the start of a line (like
+    ``metadata.packages_distributions``, which parses every RECORD as CSV: 180 ms here; a
+    search for the name reads them all in 7).
+
+    >>> numpy = metadata.distribution("numpy")
+    >>> _provides(numpy, "numpy"), _provides(numpy, "num"), _provides(numpy, "yaml")
+    (True, False, False)
+    """
+    declared = dist.read_text("top_level.txt")
+    if declared:
+        return top in declared.split()
+    record = dist.read_text("RECORD") or ""
+    return (record.startswith(top) or f"\n{top}" in record) and top in _top_levels(dist)
 
 
 def _top_levels(dist: metadata.Distribution) -> set[str]:
@@ -561,20 +587,6 @@ def _top_levels(dist: metadata.Distribution) -> set[str]:
         if not first.endswith((".dist-info", ".data", ".pth"))
         and first not in ("", "..", "__pycache__")
     }
-
-
-@cache
-def _providers() -> dict[str, set[str]]:
-    """Top-level module -> the distributions that install it (like
-    ``metadata.packages_distributions``, which parses each RECORD as CSV: 180 ms here, this 21)."""
-    providers: dict[str, set[str]] = {}
-    for dist in metadata.distributions():
-        match = _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0])
-        if match is None:
-            continue
-        for top in _top_levels(dist):
-            providers.setdefault(top, set()).add(_canonical(match[1]))
-    return providers
 
 
 # --- At lookup, in the parent -------------------------------------------------------------------
