@@ -74,3 +74,44 @@ def test_a_result_there_already_converts_with_the_runs_and_its_problems_are_repo
         assert [p.message for p in error.problems] == ["crash", "boom"]  # the pages' order
     else:
         raise AssertionError("the failed pages were not reported")
+
+
+def test_the_build_does_idle_work_only_while_no_run_has_finished() -> None:
+    """A cold build compiles the theme's templates while it waits for the first page's code
+    (``idle``), and stops as soon as a run has finished: the page converts first."""
+    deferred, rendered = Deferred(), []
+    pages = [Page(number, rendered, []) for number in range(2)]
+    futures: list[Future[PageResult]] = [Future(), Future()]
+    for page, future in zip(pages, futures, strict=True):
+        deferred.add(page, "text", parse_program("Text.\n"), future, lambda problem: problem)
+    calls: list[int] = []
+
+    def idle() -> bool:
+        calls.append(len(rendered))
+        if len(calls) == 3:  # a page's code finishes while the build works
+            futures[1].set_result(PageResult())
+            futures[0].set_result(PageResult())
+        return True  # (work would be left)
+
+    config = SimpleNamespace(plugins=SimpleNamespace(on_page_content=lambda html, **_: html))
+    deferred.convert(config, files=None, prepare=lambda *_: None, idle=idle)  # type: ignore[arg-type]
+    assert calls == [0, 0, 0]
+    assert sorted(number for number, _ in rendered) == [0, 1]
+
+
+def test_idle_work_that_runs_out_leaves_the_build_waiting_for_the_runs() -> None:
+    import threading
+
+    deferred, rendered = Deferred(), []
+    future: Future[PageResult] = Future()
+    deferred.add(Page(0, rendered, []), "text", parse_program("T.\n"), future, lambda p: p)
+    calls: list[None] = []
+
+    def idle() -> bool:
+        calls.append(None)
+        return len(calls) < 2
+
+    threading.Timer(0.05, future.set_result, [PageResult()]).start()
+    config = SimpleNamespace(plugins=SimpleNamespace(on_page_content=lambda html, **_: html))
+    deferred.convert(config, files=None, prepare=lambda *_: None, idle=idle)  # type: ignore[arg-type]
+    assert len(calls) == 2 and [number for number, _ in rendered] == [0]

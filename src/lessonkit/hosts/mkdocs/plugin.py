@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -106,9 +106,11 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return self.notebooks.download(html, page)
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
-    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+    def _on_env_first(
+        self, env: Environment, /, *, config: MkDocsConfig, files: Files
+    ) -> Environment:
         with reported():
-            self.runs.finish(config, files)  # the pages that waited for their code
+            self.runs.finish(config, files, env)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
         self.lessons = {}  # every page is converted: a build need not hold what is left
@@ -119,6 +121,13 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.path_lessons = generated.finish_path(files, config, self.path, words, self.figures)
         self.preview.settle(files)
         return env
+
+    @event_priority(-100)  # last: after every plugin's on_env, before MkDocs renders
+    def _on_env_last(self, env: Environment, /, **_) -> Environment:
+        self.runs.settle(env)  # templates compiled while pages waited: still current?
+        return env
+
+    on_env = CombinedEvent(_on_env_first, _on_env_last)
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with reported():  # "Report a mistake" links, progress data, the page's figures

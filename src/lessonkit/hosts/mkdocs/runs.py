@@ -32,7 +32,10 @@ from lessonkit.hosts.mkdocs.config import settings as settings_of
 from lessonkit.hosts.mkdocs.problems import log, report, reported
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
+
     from lessonkit.hosts.mkdocs.deferred import Deferred
+    from lessonkit.hosts.mkdocs.templates import Ahead
 
 
 class Runs:
@@ -42,6 +45,7 @@ class Runs:
         self.engine: Engine | None = None
         self.serving = False
         self._deferred: Deferred | None = None  # made when a page first waits for its run
+        self._ahead: Ahead | None = None  # templates compiled while pages waited
         self._kept: Callable[[str], bool] = lambda page: False
         self._modules: set[str] = set()  # what the last build imported, once its engine closed
 
@@ -56,7 +60,7 @@ class Runs:
     ) -> None:
         """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
         notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
-        self._deferred, self._kept = None, kept
+        self._deferred, self._kept, self._ahead = None, kept, None
         if self.serving:  # a rebuild: lessonkit's own code, edited since the serve loaded it
             report(held.edited())
         if not settings.execute:
@@ -105,14 +109,27 @@ class Runs:
         self._prepare(final, program, future.result())
         return final
 
-    def finish(self, config: MkDocsConfig, files: Files) -> None:
-        """Convert the pages that waited for their runs (``on_env``). A build that does not
-        serve then lets its workers go: every page has run, and they exit while MkDocs writes
-        the site (a page that still has to run starts a new one)."""
+    def finish(self, config: MkDocsConfig, files: Files, env: Environment) -> None:
+        """Convert the pages that waited for their runs (``on_env``), compiling the theme's
+        templates while none has finished (:mod:`lessonkit.hosts.mkdocs.templates`). A build
+        that does not serve then lets its workers go: every page has run, and they exit while
+        MkDocs writes the site (a page that still has to run starts a new one)."""
         if self.engine and self._deferred is not None:
-            self._deferred.convert(config, files, self._prepare)
+            from lessonkit.hosts.mkdocs.templates import Ahead, rendered  # (pages waited)
+
+            if env.cache is not None:
+                self._ahead = Ahead(env, rendered(config, files))
+            idle = self._ahead.step if self._ahead else lambda: False
+            self._deferred.convert(config, files, self._prepare, idle)
         if self.engine and not self.serving:
             self.engine.dismiss_workers()
+
+    def settle(self, env: Environment) -> None:
+        """After every plugin's ``on_env``: templates compiled ahead are forgotten if a plugin
+        changed how the environment compiles them (:meth:`.templates.Ahead.settle`)."""
+        if self._ahead is not None:
+            self._ahead.settle(env)
+            self._ahead = None
 
     def result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""
