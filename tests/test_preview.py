@@ -307,3 +307,50 @@ def test_stale_pages_whose_results_are_cached_are_owed_at_once_without_recursing
     preview._run_stale()
     assert not preview._stale and len(preview._owed) == 5000
     assert preview._bell.exists(), "a page whose result came back rang for its rebuild"
+
+
+COMPILES = """
+from pathlib import Path
+
+import jinja2
+
+_compile, counted = jinja2.Environment.compile, []
+
+
+def _counting(self, *args, **kwargs):
+    if counted:
+        counted[0] += 1
+    return _compile(self, *args, **kwargs)
+
+
+jinja2.Environment.compile = _counting
+
+
+def on_env(env, config, files):
+    counted[:] = [0]  # what the theme's templates cost from here on (not Material's config)
+
+
+def on_post_build(config):
+    with Path(config.config_file_path).with_name("compiles.txt").open("a") as out:
+        out.write(f"{counted[0]}\\n")
+    counted[:] = []
+"""
+
+
+def test_a_rebuild_renders_with_the_templates_compiled_while_the_first_build_waited(
+    site: Path,
+) -> None:
+    """The first build compiles the theme's templates while its pages run; the preview keeps
+    their code for the next rebuild, which then compiles none (a third of a small rebuild)."""
+    (site / "hooks.py").write_text(COMPILES)
+    (site / "mkdocs.yml").write_text(SITE + "hooks: [hooks.py]\n")
+    server = Server(site, "mkdocs")
+    try:
+        server.wait_for(lambda: "Serving on" in server.output, "server", timeout=60)
+        (site / "docs" / "a.md").write_text(PAGE.format(name="A", word="second", code=CODE))
+        server.serves("a/", "second Text")
+        compiles = (site / "compiles.txt").read_text().split()
+        assert len(compiles) == 2 and compiles[1] == "0", compiles
+    finally:
+        server.process.terminate()
+        server.process.wait(timeout=10)

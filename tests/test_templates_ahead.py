@@ -7,7 +7,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from jinja2 import DictLoader, Environment
+from jinja2 import DictLoader, Environment, FileSystemLoader
 
 from lessonkit.hosts.mkdocs.templates import Ahead
 
@@ -26,7 +26,7 @@ def on_env(env, config, files):
 def _site(root: Path) -> Path:
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "index.md").write_text(
-        "# Waits\n\n```python exec\nimport time\n\ntime.sleep(0.2)\nprint('ran')\n```\n"
+        "# Waits\n\n```python exec\nimport time\n\ntime.sleep(0.5)\nprint('ran')\n```\n"
     )
     (root / "hooks.py").write_text(HOOKS)
     (root / "mkdocs.yml").write_text(
@@ -87,3 +87,53 @@ def test_settle_keeps_templates_when_nothing_changed() -> None:
     template = env.get_template("main.html")
     ahead.settle(env)
     assert env.get_template("main.html") is template
+
+
+def _compiled_ahead(env: Environment, *names: str) -> Ahead:
+    ahead = Ahead(env, names)
+    while ahead.step():
+        pass
+    return ahead
+
+
+def test_settle_forgets_templates_compiled_with_a_filter_since_replaced() -> None:
+    """Which arguments a filter gets, and a filter of constants, are fixed as a template
+    compiles: a plugin that replaces a filter under the same name gets them compiled again."""
+    env = Environment(loader=DictLoader({"main.html": "{{ 'x' | shout }} {{ p | shout }}"}))
+    env.filters["shout"] = str.upper
+    ahead = _compiled_ahead(env, "main.html")
+    env.filters["shout"] = lambda text: text + "!"
+    ahead.settle(env)
+    assert env.get_template("main.html").render(p="p") == "x! p!"
+
+
+def test_settle_forgets_templates_a_folder_put_first_now_overrides(tmp_path: Path) -> None:
+    theme, overrides = tmp_path / "theme", tmp_path / "overrides"
+    theme.mkdir(), overrides.mkdir()
+    (theme / "main.html").write_text("theme")
+    (overrides / "main.html").write_text("override")
+    env = Environment(loader=FileSystemLoader([str(theme)]), auto_reload=False)
+    ahead = _compiled_ahead(env, "main.html")
+    env.loader.searchpath.insert(0, str(overrides))  # type: ignore[union-attr]
+    ahead.settle(env)
+    assert env.get_template("main.html").render() == "override"
+
+
+def test_settle_forgets_only_what_it_compiled() -> None:
+    env = Environment(loader=DictLoader({"main.html": "{% include 'nav.html' %}", "nav.html": "n"}))
+    earlier = env.get_template("nav.html")  # another plugin's, compiled before
+    ahead = _compiled_ahead(env, "main.html")
+    assert ahead.compiled == ["main.html", "nav.html"]
+    env.trim_blocks = True
+    ahead.settle(env)
+    assert env.get_template("nav.html") is earlier
+    assert env.get_template("main.html").render() == "n"
+
+
+def test_a_template_that_cannot_be_read_is_left_for_mkdocs(tmp_path: Path) -> None:
+    """A name found in a comment, of a file that is no UTF-8: compiling ahead passes over it
+    (MkDocs never loads it, or fails there as it would have)."""
+    (tmp_path / "main.html").write_text('{# {% include "notes.txt" %} #}main')
+    (tmp_path / "notes.txt").write_bytes("caf\xe9".encode("latin-1"))
+    env = Environment(loader=FileSystemLoader(str(tmp_path)))
+    assert _compiled_ahead(env, "main.html", "missing.html").compiled == ["main.html"]

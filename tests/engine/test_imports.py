@@ -135,6 +135,33 @@ def test_a_name_nothing_can_import_is_looked_up_in_no_distribution(
         imports._distributions.cache_clear()
 
 
+def test_a_module_only_an_editable_install_s_finder_finds_has_its_distribution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An editable install (setuptools' flat layout, meson-python) finds its modules through a
+    finder on ``sys.meta_path``, not ``sys.path``: its module is still looked up."""
+    import importlib.machinery
+
+    class Finder:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            return importlib.machinery.ModuleSpec(name, None) if name == "lk_editable" else None
+
+    class Editable:
+        @staticmethod
+        def read_text(name: str) -> str:
+            return "Metadata-Version: 2.1\nName: lk-editable-dist\n" if name == "METADATA" else ""
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    listed = [(Editable, frozenset({"lk_editable"}), "")]
+    monkeypatch.setattr(imports, "_file_lists", lambda: listed)
+    imports._distributions.cache_clear()
+    try:
+        assert imports._distributions("lk_editable") == ("lk-editable-dist",)
+    finally:
+        imports._distributions.cache_clear()
+
+
 def test_the_entry_records_lessonkit_sources_and_library_versions(engine: Engine) -> None:
     result = engine.result(parse_program(PAGES["figures.md"], page="f.md"), "docs/f.md")
     sources = {Path(p).relative_to(LAB.parent).as_posix() for p in result.sources}

@@ -42,6 +42,7 @@ import builtins
 import hashlib
 import importlib
 import importlib.machinery
+import importlib.util
 import os
 import platform
 import re
@@ -534,7 +535,7 @@ def _distributions(top: str) -> tuple[str, ...]:
 
     Most modules are named like their distribution (numpy, matplotlib, tiktoken): that one is
     checked alone. Others (``yaml`` from PyYAML, ``PIL`` from pillow) are looked up in every
-    distribution's file list (:func:`_provides`); a name nothing here can import (a word an
+    distribution's file list (:func:`_file_lists`); a name nothing here can import (a word an
     import-like line in a docstring left) is provided by none, and costs no lookup.
 
     >>> _distributions("yaml"), _distributions("numpy"), _distributions("json")
@@ -546,32 +547,51 @@ def _distributions(top: str) -> tuple[str, ...]:
         dist = None
     if dist is not None and top in _top_levels(dist):
         return (_canonical(top),)
-    if top not in sys.modules and importlib.machinery.PathFinder.find_spec(top) is None:
+    if top not in sys.modules and not _importable(top):
         return ()
     found = {
         _canonical(match[1])
-        for dist in metadata.distributions()
-        if _provides(dist, top)
+        for dist, declared, record in _file_lists()
+        if (top in declared if declared is not None else _listed(dist, record, top))
         and (match := _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0]))
     }
     return tuple(sorted(found))
 
 
-def _provides(dist: metadata.Distribution, top: str) -> bool:
-    """Whether ``dist`` installs top-level module ``top``: :func:`_top_levels`, read in full
-    only for a file list that names ``top`` at the start of a line (like
-    ``metadata.packages_distributions``, which parses every RECORD as CSV: 180 ms here; a
-    search for the name reads them all in 7).
+def _importable(top: str) -> bool:
+    """Whether a finder (``sys.path``'s, or another on ``sys.meta_path``: an editable install's)
+    can find top-level module ``top``, without importing it."""
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@cache
+def _file_lists() -> list[tuple[metadata.Distribution, frozenset[str] | None, str]]:
+    """Each installed distribution with its declared top-level modules (top_level.txt), or
+    else its RECORD's text: read once per process (7 ms here), searched for each module."""
+    found = []
+    for dist in metadata.distributions():
+        declared = dist.read_text("top_level.txt")
+        if declared:
+            found.append((dist, frozenset(declared.split()), ""))
+        else:
+            found.append((dist, None, "\n" + (dist.read_text("RECORD") or "")))
+    return found
+
+
+def _listed(dist: metadata.Distribution, record: str, top: str) -> bool:
+    """Whether ``record`` (``dist``'s RECORD, after a newline) lists top-level module ``top``:
+    :func:`_top_levels`, worked out only for a list with a line that starts with the name
+    (``metadata.packages_distributions`` parses every RECORD as CSV: 180 ms here).
 
     >>> numpy = metadata.distribution("numpy")
-    >>> _provides(numpy, "numpy"), _provides(numpy, "num"), _provides(numpy, "yaml")
+    >>> record = "\\n" + numpy.read_text("RECORD")
+    >>> _listed(numpy, record, "numpy"), _listed(numpy, record, "num"), _listed(numpy, record, "np")
     (True, False, False)
     """
-    declared = dist.read_text("top_level.txt")
-    if declared:
-        return top in declared.split()
-    record = dist.read_text("RECORD") or ""
-    return (record.startswith(top) or f"\n{top}" in record) and top in _top_levels(dist)
+    return f"\n{top}" in record and top in _top_levels(dist)
 
 
 def _top_levels(dist: metadata.Distribution) -> set[str]:

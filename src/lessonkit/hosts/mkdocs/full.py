@@ -65,6 +65,9 @@ class FullBuild:
     ) -> None:
         """Which pages to convert beyond those MkDocs converts: none (it converts all)."""
 
+    def compile_with(self, env: Environment) -> None:
+        """Give the theme's templates compiled in the last run: there is none."""
+
     def restore(
         self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
     ) -> None:

@@ -110,6 +110,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self, env: Environment, /, *, config: MkDocsConfig, files: Files
     ) -> Environment:
         with reported():
+            self.preview.compile_with(env)  # serve --dirty: templates compiled last time
             self.runs.finish(config, files, env)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)

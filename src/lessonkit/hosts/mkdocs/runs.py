@@ -117,7 +117,7 @@ class Runs:
         if self.engine and self._deferred is not None:
             from lessonkit.hosts.mkdocs.templates import Ahead, rendered  # (pages waited)
 
-            if env.cache is not None:
+            if env.cache is not None and env.loader is not None:
                 self._ahead = Ahead(env, rendered(config, files))
             idle = self._ahead.step if self._ahead else lambda: False
             self._deferred.convert(config, files, self._prepare, idle)

@@ -262,15 +262,19 @@ class Preview(FullBuild):
         self._bell.touch()
         server.watch(str(self._bell), recursive=False)
 
+    def compile_with(self, env: Environment) -> None:
+        """The theme's templates (``env``) come compiled from the last run (``on_env``, before
+        any template is compiled)."""
+        if self.active:
+            env.bytecode_cache = self._templates
+
     def restore(
         self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
     ) -> None:
         """Remember the pages converted in this run; put back what the others made last time
-        (their content, title and figures), so that every feature sees the whole site. The
-        theme's templates (``env``) come compiled from the last run."""
+        (their content, title and figures), so that every feature sees the whole site."""
         if not self.active:
             return
-        env.bytecode_cache = self._templates
         self._converted, self._urls = [], []
         for file in files.documentation_pages():
             page = file.page

@@ -9,9 +9,10 @@ render (``main.html``, the pages' own, the theme's static ones) and those they n
 strings (``{% include "partials/nav.html" %}``); Jinja keeps them in the environment's cache,
 and MkDocs renders with them instead of compiling them.
 
-A template is compiled the same way sooner or later, as long as the environment's settings are
-the same: :meth:`Ahead.settle` (the last ``on_env``, after every plugin's) forgets what was
-compiled ahead if a plugin changed them, so the site's bytes never depend on timing.
+A template is compiled the same way sooner or later, as long as the environment is the same:
+:meth:`Ahead.settle` (the last ``on_env``, after every plugin's) forgets what was compiled ahead
+if a plugin changed its settings, filters or tests, or what a name finds, so the site's bytes
+never depend on timing.
 
 >>> from jinja2 import DictLoader, Environment
 >>> env = Environment(loader=DictLoader({
@@ -29,9 +30,11 @@ compiled ahead if a plugin changed them, so the site's bytes never depend on tim
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable
+from contextlib import suppress
 
-from jinja2 import Environment, TemplateError
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
@@ -57,18 +60,28 @@ _SETTINGS = (
     "optimized",
     "finalize",
     "undefined",
+    "is_async",
+    "newstyle_gettext",
+    "loader",
+    "globals",
 )
-"""What a compiled template depends on besides its source (with the extensions, filters and
-tests it was checked against)."""
+"""What a compiled template depends on besides its source, each compared by identity
+(``globals``: a template keeps the dictionary it was loaded with, and sees what is added to it
+later)."""
 
 
-def _settings(env: Environment) -> tuple[object, ...]:
-    return (
-        *(getattr(env, name) for name in _SETTINGS),
-        tuple(env.extensions),
-        frozenset(env.filters),
-        frozenset(env.tests),
-        env.loader,
+def _settings(env: Environment) -> tuple[dict[str, object], ...]:
+    """The environment's settings, and its filters, tests and extensions (which arguments a
+    filter takes, and a filter of constants, are decided when a template compiles)."""
+    settings = {name: getattr(env, name, None) for name in _SETTINGS}
+    return settings, dict(env.filters), dict(env.tests), dict(env.extensions)
+
+
+def _same(old: tuple[dict[str, object], ...], new: tuple[dict[str, object], ...]) -> bool:
+    """Whether each name still stands for the very same object."""
+    return all(
+        a.keys() == b.keys() and all(a[name] is b[name] for name in a)
+        for a, b in zip(old, new, strict=True)
     )
 
 
@@ -81,6 +94,9 @@ class Ahead:
         self._todo = list(names)[::-1]
         self._seen: set[str] = set()
         self._settings = _settings(env)
+        self._policies = dict(env.policies)
+        self._sources: dict[str, tuple[str, str | None]] = {}
+        self._added: list[object] = []  # the cache's keys for what was compiled here
 
     def step(self) -> bool:
         """Compile the next template; False once there is none left."""
@@ -89,26 +105,49 @@ class Ahead:
             if name in self._seen:
                 continue
             self._seen.add(name)
-            try:  # a template that cannot compile now compiles (or fails) where MkDocs renders
-                source, _, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
+            key = (weakref.ref(self.env.loader), name)
+            cached = key in self.env.cache  # type: ignore[operator]
+            try:  # one that cannot compile now compiles (or fails) where MkDocs renders it
+                source, file, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
                 self.env.get_template(name)
-            except TemplateError:
+            except Exception:  # (a name read in a comment, a file not UTF-8...)
                 continue
             self.compiled.append(name)
+            self._sources[name] = (source, file)
+            if not cached:
+                self._added.append(key)
             self._todo.extend(match[2] for match in reversed(list(_NAMED.finditer(source))))
             return True
         return False
 
     def settle(self, env: Environment) -> None:
-        """Forget what was compiled ahead if a plugin changed the environment's settings since
-        (``env``: the environment MkDocs renders with, after every plugin's ``on_env``)."""
-        if self.compiled and env is self.env and _settings(env) != self._settings:
-            env.cache.clear()  # type: ignore[union-attr]  (Ahead is made only with a cache)
+        """Forget what was compiled here if a plugin changed the environment since (``env``:
+        the one MkDocs renders with, after every plugin's ``on_env``): its settings, filters or
+        tests, or what a template's name finds (a folder put first in the loader's path)."""
+        if not self._added or env is not self.env or env.cache is None:
+            return
+        if (
+            not _same(self._settings, _settings(env))
+            or env.policies != self._policies
+            or any(self._source(name) != found for name, found in self._sources.items())
+        ):
+            for key in self._added:
+                with suppress(KeyError):
+                    del env.cache[key]
+        self._added = []
+
+    def _source(self, name: str) -> tuple[str, str | None] | None:
+        try:
+            source, file, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
+        except Exception:  # (gone, or unreadable: not what was compiled)
+            return None
+        return source, file
 
 
 def rendered(config: MkDocsConfig, files: Files) -> list[str]:
-    """The templates a build renders: the pages' (``main.html`` unless a page's ``template``
-    says otherwise), the theme's static ones and the site's extra ones."""
+    """The theme's templates a build renders: the pages' (``main.html`` unless a page's
+    ``template`` says otherwise) and the static ones (MkDocs renders a site's extra templates
+    from their own text, not from the theme)."""
     pages = [file.page for file in files.documentation_pages()]
     named = [page.meta.get("template") for page in pages if page is not None and page.meta]
     return list(
@@ -117,7 +156,6 @@ def rendered(config: MkDocsConfig, files: Files) -> list[str]:
                 "main.html",
                 *(name for name in named if isinstance(name, str)),
                 *config.theme.static_templates,
-                *config.extra_templates,
             ]
         )
     )
