@@ -109,9 +109,12 @@ def test_idle_work_that_runs_out_leaves_the_build_waiting_for_the_runs() -> None
 
     def idle() -> bool:
         calls.append(None)
-        return len(calls) < 2
+        if len(calls) < 2:
+            return True
+        # no work left: the run finishes later, on another thread, while the build waits
+        threading.Timer(0.05, future.set_result, [PageResult()]).start()
+        return False
 
-    threading.Timer(0.05, future.set_result, [PageResult()]).start()
     config = SimpleNamespace(plugins=SimpleNamespace(on_page_content=lambda html, **_: html))
     deferred.convert(config, files=None, prepare=lambda *_: None, idle=idle)  # type: ignore[arg-type]
     assert len(calls) == 2 and [number for number, _ in rendered] == [0]
