@@ -552,7 +552,7 @@ def _distributions(top: str) -> tuple[str, ...]:
     found = {
         _canonical(match[1])
         for dist, declared, record in _file_lists()
-        if (top in declared if declared is not None else _listed(dist, record, top))
+        if (top in declared if declared is not None else _listed(record, top))
         and (match := _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0]))
     }
     return tuple(sorted(found))
@@ -581,17 +581,16 @@ def _file_lists() -> list[tuple[metadata.Distribution, frozenset[str] | None, st
     return found
 
 
-def _listed(dist: metadata.Distribution, record: str, top: str) -> bool:
-    """Whether ``record`` (``dist``'s RECORD, after a newline) lists top-level module ``top``:
-    :func:`_top_levels`, worked out only for a list with a line that starts with the name
+def _listed(record: str, top: str) -> bool:
+    """Whether ``record`` (a RECORD's text, after a newline) lists top-level module ``top``:
+    :func:`_tops_in_record`, worked out only for a list with a line that starts with the name
     (``metadata.packages_distributions`` parses every RECORD as CSV: 180 ms here).
 
-    >>> numpy = metadata.distribution("numpy")
-    >>> record = "\\n" + numpy.read_text("RECORD")
-    >>> _listed(numpy, record, "numpy"), _listed(numpy, record, "num"), _listed(numpy, record, "np")
+    >>> record = "\\n" + metadata.distribution("numpy").read_text("RECORD")
+    >>> _listed(record, "numpy"), _listed(record, "num"), _listed(record, "np")
     (True, False, False)
     """
-    return f"\n{top}" in record and top in _top_levels(dist)
+    return f"\n{top}" in record and top in _tops_in_record(record)
 
 
 def _top_levels(dist: metadata.Distribution) -> set[str]:
@@ -599,9 +598,13 @@ def _top_levels(dist: metadata.Distribution) -> set[str]:
     declared = dist.read_text("top_level.txt")
     if declared:
         return set(declared.split())
-    lines = (dist.read_text("RECORD") or "").splitlines()
-    firsts = {line.partition("/")[0].partition(",")[0] for line in lines}  # a few distinct ones
-    return {
+    return _tops_in_record(dist.read_text("RECORD") or "")
+
+
+def _tops_in_record(record: str) -> set[str]:
+    """The top-level modules a RECORD's text lists."""
+    firsts = {line.partition("/")[0].partition(",")[0] for line in record.splitlines()}
+    return {  # (a few distinct ones)
         first.partition(".")[0]
         for first in firsts
         if not first.endswith((".dist-info", ".data", ".pth"))

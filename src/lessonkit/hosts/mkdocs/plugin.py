@@ -106,9 +106,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return self.notebooks.download(html, page)
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
-    def _on_env_first(
-        self, env: Environment, /, *, config: MkDocsConfig, files: Files
-    ) -> Environment:
+    def _on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         with reported():
             self.preview.compile_with(env)  # serve --dirty: templates compiled last time
             self.runs.finish(config, files, env)  # the pages that waited for their code
@@ -125,10 +123,9 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     @event_priority(-100)  # last: after every plugin's on_env, before MkDocs renders
     def _on_env_last(self, env: Environment, /, **_) -> Environment:
-        self.runs.settle(env)  # templates compiled while pages waited: still current?
-        return env
+        return self.runs.settle(env)  # templates compiled while pages waited: still current?
 
-    on_env = CombinedEvent(_on_env_first, _on_env_last)
+    on_env = CombinedEvent(_on_env, _on_env_last)
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with reported():  # "Report a mistake" links, progress data, the page's figures

@@ -124,12 +124,13 @@ class Runs:
         if self.engine and not self.serving:
             self.engine.dismiss_workers()
 
-    def settle(self, env: Environment) -> None:
+    def settle(self, env: Environment) -> Environment:
         """After every plugin's ``on_env``: templates compiled ahead are forgotten if a plugin
         changed how the environment compiles them (:meth:`.templates.Ahead.settle`)."""
         if self._ahead is not None:
             self._ahead.settle(env)
             self._ahead = None
+        return env
 
     def result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""

@@ -107,16 +107,19 @@ class Ahead:
             self._seen.add(name)
             key = (weakref.ref(self.env.loader), name)
             cached = key in self.env.cache  # type: ignore[operator]
+            found = self._source(name)  # None: a name read in a comment, a file not UTF-8...
+            if found is None:
+                continue
             try:  # one that cannot compile now compiles (or fails) where MkDocs renders it
-                source, file, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
                 self.env.get_template(name)
-            except Exception:  # (a name read in a comment, a file not UTF-8...)
+            except Exception:
                 continue
             self.compiled.append(name)
-            self._sources[name] = (source, file)
+            self._sources[name] = found
             if not cached:
                 self._added.append(key)
-            self._todo.extend(match[2] for match in reversed(list(_NAMED.finditer(source))))
+            named = _NAMED.finditer(found[0])
+            self._todo.extend(match[2] for match in reversed(list(named)))
             return True
         return False
 
