@@ -1,7 +1,7 @@
 """Replace one ``## `` section of a Markdown page, keeping the rest of the page as it is.
 
-The benchmark and the quality report write their latest numbers into the page about how the
-site is built, each into its own section.
+The benchmark and the quality report write their latest numbers into BENCHMARKS.md, each into
+its own section.
 
 >>> page = "# T\\n\\n## A\\n\\nold a\\n\\n## B\\n\\nb\\n"
 >>> print(replaced(page, "## A", "## A\\n\\nnew a\\n"))

@@ -3,7 +3,7 @@
 One command, from the repository root:
 
     .venv/bin/python scripts/quality_report.py            # print the table, exit 1 if over budget
-    .venv/bin/python scripts/quality_report.py --write-docs   # also update the docs page
+    .venv/bin/python scripts/quality_report.py --write-docs   # also update BENCHMARKS.md
 
 It builds the site strictly and, in the same run, a tiny plain Material project (default
 settings, no lessonkit) whose pages carry the prose of ``PAGES``: the lesson, the notebook
@@ -55,7 +55,7 @@ from docs_section import write_section
 ROOT = Path(__file__).resolve().parents[1]
 QUALITY = ROOT / "scripts" / "quality"
 LIGHTHOUSE = QUALITY / "node_modules" / ".bin" / "lighthouse"
-DOCS_PAGE = ROOT / "docs" / "about" / "how-this-site-is-built.md"
+DOCS_PAGE = ROOT / "BENCHMARKS.md"
 SECTION = "## Quality budget"
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
 CHROME_FLAGS = (
@@ -487,7 +487,7 @@ def report_text(measures, axe, own, checks, versions: str) -> str:
 
 
 def write_docs(text: str) -> None:
-    """Replace (or append) the "Quality budget" section of the docs page with ``text``."""
+    """Replace (or append) the "Quality budget" section of BENCHMARKS.md with ``text``."""
     intro = (
         f"{SECTION}\n\n"
         "`scripts/quality_report.py` builds this site and, in the same run, a plain Material site "
