@@ -29,6 +29,8 @@ from __future__ import annotations
 import ast
 import base64
 import builtins
+import html
+import os
 import re
 import subprocess
 import sys
@@ -93,7 +95,8 @@ def bind(namespace: dict[str, Any]) -> Any:
 
 
 def _quiet_profile() -> dict[str, Any]:
-    """A shell's arguments that keep it out of ``~/.ipython``: no history, a temporary profile."""
+    """A shell's arguments that keep it out of ``~/.ipython``: no history, a profile folder in
+    the temporary folder, one for every page process (IPython only makes its empty folders)."""
     import tempfile
 
     from IPython.core.profiledir import ProfileDir
@@ -101,7 +104,7 @@ def _quiet_profile() -> dict[str, Any]:
 
     config = Config()
     config.HistoryManager.enabled = False
-    folder = tempfile.mkdtemp(prefix="lessonkit-ipython-")
+    folder = os.path.join(tempfile.gettempdir(), f"lessonkit-ipython-{os.getuid()}")
     return {"config": config, "ipython_dir": folder, "profile_dir": ProfileDir(location=folder)}
 
 
@@ -172,7 +175,13 @@ class DisplayCapture:
     :attr:`shown`; ``tell`` says how much the cell has printed so far (e.g. its stdout
     buffer's ``tell``), so the runner can put each in its place among the printed text.
 
-    >>> from IPython.display import HTML
+    ``IPython.display.display(obj)`` asks the shell's ``display_formatter`` for ``obj``'s
+    mimebundle (``_repr_html_``, ``_repr_png_``... and ``text/plain``) and hands it to the
+    shell's ``display_pub``: this swaps in a publisher that records it. A matplotlib figure
+    passed to ``display()`` is recorded as the figure (lessonkit draws it), not published.
+    ``clear_output()`` forgets what the cell displayed so far, as in Jupyter.
+
+    >>> from IPython.display import HTML, display
     >>> shell = bind({})
     >>> with DisplayCapture(shell) as capture:
     ...     display(HTML("<b>hi</b>"), "plain")
@@ -272,6 +281,34 @@ def png_size(data: str | bytes) -> tuple[int, int]:
     """
     raw = base64.b64decode(data[:32])
     return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+
+
+def as_page(mime: str, data: Any, alt: str = "") -> tuple[str, str]:
+    """One output as the runner's output kinds show it: ``("html", ...)``, ``("markdown",
+    ...)`` or ``("text", ...)``. An image gets ``alt`` (the block's), or a generated one.
+
+    >>> as_page("text/markdown", "*hi*"), as_page("text/plain", "3")
+    (('markdown', '*hi*'), ('text', '3'))
+    >>> as_page("image/png", base64.b64encode(bytes(16) + bytes([0, 0, 0, 4] * 2)).decode())[1]
+    '<img class="lk-image" src="data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAQAAAAE" \
+alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
+    """
+    if mime == "text/html":
+        return "html", str(data)
+    if mime == "text/markdown":
+        return "markdown", str(data)
+    if mime == "image/png":
+        from lessonkit.execute.alt_text import GENERATED
+
+        width, height = png_size(data)
+        alt = alt or f"{GENERATED}an image of {width} × {height} pixels."
+        return "html", (
+            f'<img class="lk-image" src="data:image/png;base64,{"".join(str(data).split())}" '
+            f'alt="{html.escape(alt)}" width="{width}" height="{height}">'
+        )
+    if mime == "image/svg+xml":
+        return "html", f'<figure class="lk-figure">{data}</figure>'
+    return "text", str(data)
 
 
 @contextmanager
