@@ -177,7 +177,7 @@ def test_a_markdown_lesson_converts_to_a_notebook_that_reads_back_as_it(tmp_path
 
 
 def test_strip_removes_stored_outputs_and_nothing_else(tmp_path: Path, capsys) -> None:
-    stale = Path(__file__).parent / "broken" / "notebooks" / "stale-outputs.ipynb"
+    stale = Path(__file__).parent / "notebooks" / "stale-outputs.ipynb"
     copy = tmp_path / "stale.ipynb"
     copy.write_text(stale.read_text())
     assert main(["strip", str(copy)]) == 0
@@ -247,8 +247,7 @@ def _expected(case: Path) -> str:
     where, text = EXPECT.search(case.read_text()).groups()
     text = text.replace('\\"', '"')  # as a notebook's JSON writes it
     at = "" if where == "-" else f":{where}"
-    severity = "warning" if "stored outputs" in text else "error"
-    return f"docs/{case.name}{at}: {severity}: {text}"
+    return f"docs/{case.name}{at}: error: {text}"
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +282,7 @@ def test_a_broken_notebook_fails_at_its_cell_and_line(
     runs = any(word in expected for word in ("ZeroDivisionError", "NameError"))
     if not runs:
         assert expected in checked.out + checked.err
-        assert code == (0 if ": warning: " in expected else 1)
+        assert code == 1
 
 
 ZENSICAL_CONFIG = """\

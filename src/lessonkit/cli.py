@@ -22,6 +22,7 @@ from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError
 from lessonkit.core.project import CONFIG_NAME, Project
+from lessonkit.notebooks.checks import stored_outputs_note
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
@@ -72,6 +73,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
     for problem in report.problems:
         print(problem.format())
+    if note := stored_outputs_note(markdown_files(paths), _display):
+        print(note)  # once, not a warning: a page shows what the build computes
     seconds = time.perf_counter() - started
     files = f"{report.files} file{'s' * (report.files != 1)}"
     print(

@@ -12,7 +12,8 @@ execution, glossary, quiz, resources, the notebook download) runs on that Markdo
 
 The page's :class:`~lessonkit.core.page.Origins` maps each line back to its cell, so every
 problem names the notebook, the cell and the line in it. Outputs stored in the notebook are never
-shown (the page shows what the build computed); reading one says so, as a warning.
+shown (the page shows what the build computed), and are no problem of the page: ``lessonkit
+check`` notes them once (:func:`lessonkit.notebooks.checks.stored_outputs_note`).
 
 >>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
 ...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
@@ -207,7 +208,6 @@ def convert(nb: Mapping[str, Any]) -> Made:
     lines: list[str] = []
     origins: list[tuple[int, int]] = []
     problems: list[tuple[int, Problem]] = []
-    stored: list[int] = []
 
     def add(cell: int, text: str, numbered: bool = True, first: int = 1) -> None:
         for n, line in enumerate(text.split("\n"), first):
@@ -222,8 +222,6 @@ def convert(nb: Mapping[str, Any]) -> Made:
 
         kind = cell.get("cell_type")
         tags, options, skip = _cell_options(cell, problem)
-        if cell.get("outputs") or cell.get("execution_count") is not None:
-            stored.append(number)
         if "remove-cell" in tags and kind != "code":
             continue
         body = source.rstrip("\n")
@@ -247,14 +245,6 @@ def convert(nb: Mapping[str, Any]) -> Made:
             add(number, fence, numbered=False)
         if lines and lines[-1]:
             add(number, "", numbered=False)
-    if stored:
-        cells = ", ".join(map(str, stored))
-        message = (
-            f"the notebook carries stored outputs (cell{'s' * (len(stored) > 1)} {cells}): the "
-            "page never shows them, it shows what the build computes"
-        )
-        hint = "strip them (pull-request diffs stay small): lessonkit strip (every notebook)"
-        problems.append((stored[0], Problem(message, None, hint, severity="warning")))
     text = "\n".join(lines).rstrip("\n") + "\n"
     return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
 

@@ -1,0 +1,85 @@
+"""A cell that fails on purpose: Jupyter Book's ``raises-exception`` tag.
+
+A teaching notebook shows an error on purpose (a broadcasting mistake, a ``KeyError``). With
+the tag, the page shows the exception as Jupyter does: its type, the cell's own lines that led
+to it (no frames inside libraries), its message (:func:`shown`). The build fails when a tagged
+cell stops raising (:func:`not_raised`): the page would show an error that no longer happens.
+An exception the page's limits raise (timeout, memory, output) is never the expected one
+(:func:`expected`). A failing cell without the tag stays an error at its ``cell N:line``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+
+from lessonkit.core.problems import Problem
+
+TAG = "raises-exception"
+RULE = "-" * 75
+"""The rule above a traceback in Jupyter."""
+Place = tuple[str, int]
+"""A line as a reader knows it: a heading (``Cell In[3], line 2``) and the line's number."""
+
+
+def _line(number: int) -> Place:
+    return f"line {number}", number
+
+
+def expected(error: BaseException) -> bool:
+    """Whether ``error`` may be a tagged cell's expected exception: an ``Exception`` that is not
+    the page running out of memory (an exit, an interrupt, a timeout, an output limit are not).
+
+    >>> expected(ValueError("shapes")), expected(KeyboardInterrupt()), expected(MemoryError())
+    (True, False, False)
+    """
+    return isinstance(error, Exception) and not isinstance(error, MemoryError)
+
+
+def shown(error: BaseException, path: str, place: Callable[[int], Place] = _line) -> str:
+    """``error`` as Jupyter shows it, the traceback cut to the frames of the page's own code
+    (file ``path``, its lines in :mod:`linecache`, as the runner puts them); ``place(line)``
+    names a page line as the reader knows it (a notebook: ``("Cell In[3], line 2", 2)``).
+
+    >>> import linecache
+    >>> source = "def half(n):\\n    return n / 0\\nhalf(4)\\n"
+    >>> linecache.cache["page.md"] = (len(source), None, source.splitlines(True), "page.md")
+    >>> try:
+    ...     exec(compile(source, "page.md", "exec"), {})
+    ... except ZeroDivisionError as error:
+    ...     print(shown(error, "page.md"))  # doctest: +NORMALIZE_WHITESPACE
+    ---------------------------------------------------------------------------
+    ZeroDivisionError                         Traceback (most recent call last)
+    line 3
+    ----> 3 half(4)
+    <BLANKLINE>
+    line 2, in half
+    ----> 2 return n / 0
+    <BLANKLINE>
+    ZeroDivisionError: division by zero
+    """
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
+    lines = [RULE, f"{type(error).__name__:<42}Traceback (most recent call last)"]
+    for frame in frames:
+        inside = "" if frame.name == "<module>" else f", in {frame.name}"
+        heading, number = place(frame.lineno or 0)
+        lines += [f"{heading}{inside}", f"----> {number} {frame.line}", ""]
+    lines += traceback.format_exception_only(type(error), error)
+    return "\n".join(lines).rstrip("\n")
+
+
+def not_raised(line: int) -> Problem:
+    """The error when a cell tagged ``raises-exception`` ran without raising (``line``: the
+    cell's, as the runner blames a block).
+
+    >>> print(not_raised(4).format())
+    <markdown>:4: error: the cell is tagged raises-exception but raised no exception
+      hint: the page would show an error that no longer happens: remove the tag (or make the \
+cell fail as the text around it says)
+    """
+    return Problem(
+        f"the cell is tagged {TAG} but raised no exception",
+        line,
+        "the page would show an error that no longer happens: remove the tag (or make the cell "
+        "fail as the text around it says)",
+    )

@@ -1,0 +1,107 @@
+"""Links by a notebook's own name: ``x.ipynb`` and ``sub/x.ipynb#Some-Heading``.
+
+Notebooks link to each other by ``.ipynb`` name, in Jupyter, on GitHub and in every notebook
+book, and name a heading Jupyter's way: its text with hyphens for spaces, case kept
+(``#Some-Heading``). The page of a notebook lesson ``x.ipynb`` is ``x.md``, its headings'
+ids are the ``toc`` extension's (``#some-heading``). :func:`resolve` maps one to the other, so
+the link goes where its author meant on every host: a link written ``x.md#some-heading``
+is what MkDocs and Zensical each turn into the page's URL.
+
+>>> link = resolve("sub/x.ipynb#Some-Heading", ["Intro", "Some Heading"])
+>>> link.target, link.url()
+('sub/x.md#some-heading', 'sub/x/#some-heading')
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+from urllib.parse import unquote
+
+from markdown.extensions.toc import slugify as toc_slugify
+from markdown.extensions.toc import unique
+
+
+class NotebookLink(NamedTuple):
+    """Where a link to a notebook goes: its page (``x.md``, as the link wrote the path) and
+    the id of the heading it names (``""``: the page's top)."""
+
+    page: str
+    anchor: str = ""
+
+    @property
+    def target(self) -> str:
+        """The link as a Markdown lesson writes it: ``x.md#id``."""
+        return self.page + (f"#{self.anchor}" if self.anchor else "")
+
+    def url(self, directory_urls: bool = True) -> str:
+        """The page's URL relative to the site's root when the link's path starts there (as
+        MkDocs makes it: ``x/`` or ``x.html``; ``sub/index.md`` is ``sub/``).
+
+        >>> NotebookLink("sub/index.md").url(), NotebookLink("a.md", "b").url(False)
+        ('sub/', 'a.html#b')
+        """
+        stem = posixpath.splitext(self.page)[0]
+        head, name = posixpath.split(stem)
+        if name in ("index", "README"):
+            path = f"{head}/" if head else "./"
+        else:
+            path = f"{stem}/" if directory_urls else f"{stem}.html"
+        return path + (f"#{self.anchor}" if self.anchor else "")
+
+
+def jupyter_anchor(heading: str) -> str:
+    """The anchor Jupyter gives a heading: its text, spaces as hyphens, case kept.
+
+    >>> jupyter_anchor("Broadcasting: the rules")
+    'Broadcasting:-the-rules'
+    """
+    return heading.strip().replace(" ", "-")
+
+
+def heading_ids(
+    headings: Iterable[str], slugify: Callable[[str, str], str] = toc_slugify, separator: str = "-"
+) -> dict[str, str]:
+    """Each heading's Jupyter anchor -> the id ``toc`` gives it on the page (a repeated one gets
+    ``_1``, ``_2``, as ``toc`` numbers them; the first of two same anchors wins, as in Jupyter).
+
+    >>> heading_ids(["Sums", "Sums", "Means & Medians"])
+    {'Sums': 'sums', 'Means-&-Medians': 'means-medians'}
+    """
+    used: set[str] = set()
+    ids: dict[str, str] = {}
+    for heading in headings:
+        made = unique(slugify(heading, separator), used)
+        ids.setdefault(jupyter_anchor(heading), made)
+    return ids
+
+
+def resolve(
+    target: str,
+    headings: Iterable[str] = (),
+    *,
+    slugify: Callable[[str, str], str] = toc_slugify,
+    separator: str = "-",
+) -> NotebookLink | None:
+    """Where the link ``target`` goes when it names a notebook (``x.ipynb``, ``x.ipynb#A``);
+    None for any other link. ``headings``: the texts of the notebook lesson's headings, in
+    order. An anchor that is a heading's Jupyter anchor (case kept), or already its id, becomes
+    its id; any other anchor stays as written, for the link check to report.
+
+    >>> resolve("../a.ipynb#Means-&-Medians", ["Means & Medians"]).target
+    '../a.md#means-medians'
+    >>> resolve("a.ipynb#means-medians", ["Means & Medians"]).anchor
+    'means-medians'
+    >>> resolve("a.md#x"), resolve("https://host/a.ipynb")
+    (None, None)
+    """
+    path, _, anchor = target.partition("#")
+    if not path.endswith(".ipynb") or "://" in path or path.startswith(("//", "mailto:")):
+        return None
+    page = path[: -len(".ipynb")] + ".md"
+    if not anchor:
+        return NotebookLink(page)
+    ids = heading_ids(headings, slugify, separator)
+    wanted = unquote(anchor)
+    return NotebookLink(page, ids.get(wanted) or anchor)
