@@ -1,0 +1,200 @@
+"""``lessonkit prepare`` touches only the files it wrote, inside the docs folder, and a run that
+went wrong (stopped, a full disk, two at once, a manifest deleted or made a folder) is put right
+by the next one."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lessonkit.cli import main
+from lessonkit.core.prepared import MANIFEST, prepared_files
+
+SITE = """\
+site_name: small
+theme:
+  name: material
+  font: false
+plugins:
+  - lessonkit:
+      workers: 1
+markdown_extensions: [pymdownx.superfences, lessonkit.hosts.zensical]
+extra_css: [assets/lessonkit/lessonkit.css]
+extra_javascript: [assets/lessonkit/lessonkit.js]
+watch: [docs]
+nav:
+  - Learning path:
+      - index.md
+      - other.md
+"""
+HOME = "---\ntitle: Home\ndescription: The home page.\n---\n\n# Home\n\nSee [other](other.md).\n"
+OTHER = "---\ntitle: Other\ndescription: Another page.\n---\n\n# Other\n\nSome prose.\n"
+OUTPUTS = {"print.md", "assets/lessonkit/lessonkit.css", "assets/lessonkit/lessonkit.js"}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(SITE)
+    (root / "docs" / "index.md").write_text(HOME)
+    (root / "docs" / "other.md").write_text(OTHER)
+    return root
+
+
+def prepare(site: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["-f", str(site / "mkdocs.yml"), "prepare"])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def forge(site: Path, files: dict[str, str]) -> None:
+    """A manifest as a pull request could commit it, naming ``files`` (path -> sha256)."""
+    (site / "docs" / MANIFEST).write_text(json.dumps({"files": files}))
+
+
+# --- class 1: only its own files, only inside docs/ -------------------------------------------
+
+
+def test_a_committed_manifest_cannot_make_prepare_delete_files_outside_docs(
+    site: Path, tmp_path: Path, capsys
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    config = site / "mkdocs.yml"
+    forge(site, {"../mkdocs.yml": sha(config), str(victim): sha(victim)})
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert "Traceback" not in output
+    assert config.read_text() == SITE and victim.read_text() == "precious\n"
+
+
+def test_a_committed_manifest_cannot_make_prepare_delete_an_authors_page(
+    site: Path, capsys
+) -> None:
+    page = site / "docs" / "other.md"
+    forge(site, {"other.md": sha(page)})
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert page.read_text() == OTHER
+    assert "other.md" not in prepared_files(site / "docs"), "a lesson, not prepare's"
+
+
+def test_prepare_never_writes_through_a_symlink_out_of_docs(
+    site: Path, tmp_path: Path, capsys
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (site / "docs" / "assets").symlink_to(outside, target_is_directory=True)
+    code, output = prepare(site, capsys)
+    assert code == 1, output
+    assert "docs/assets/lessonkit/lessonkit.css: error:" in output, output
+    assert not list(outside.iterdir()), "nothing written outside docs/"
+
+
+def test_a_stale_manifest_hides_no_lesson_from_check(site: Path, capsys, monkeypatch) -> None:
+    page = site / "docs" / "other.md"
+    page.write_text(OTHER + "\nSee [nothing](missing.md).\n")
+    forge(site, {"other.md": sha(page)})
+    monkeypatch.chdir(site)
+    code = main(["check"])
+    output = "".join(capsys.readouterr())
+    assert code == 1
+    assert "docs/other.md:10: error: link to a page that does not exist" in output, output
+
+
+# --- class 5: a run that went wrong is put right by the next -----------------------------------
+
+
+def leftovers(site: Path) -> list[str]:
+    return [p.name for p in site.rglob("*.tmp")]
+
+
+def test_a_rerun_after_the_manifest_was_deleted_recognises_prepares_own_files(
+    site: Path, capsys
+) -> None:
+    assert prepare(site, capsys)[0] == 0
+    (site / "docs" / MANIFEST).unlink()
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert prepared_files(site / "docs") == OUTPUTS
+
+
+def test_a_manifest_that_is_a_folder_is_one_error_and_leaves_nothing(site: Path, capsys) -> None:
+    (site / "docs" / MANIFEST).mkdir()
+    code, output = prepare(site, capsys)
+    assert code == 1
+    assert "Traceback" not in output
+    assert f"docs/{MANIFEST}: error:" in output, output
+    assert not leftovers(site) and not (site / "docs" / "print.md").exists()
+
+
+def test_a_full_disk_is_one_error_and_the_next_run_finishes(
+    site: Path, capsys, monkeypatch
+) -> None:
+    write = Path.write_bytes
+
+    def full(path: Path, data: bytes) -> int:
+        if "lessonkit.js" in path.name:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return write(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    code, output = prepare(site, capsys)
+    assert code == 1
+    assert "lessonkit.js: error: lessonkit prepare cannot write" in output, output
+    assert "No space left on device" in output and "Traceback" not in output
+    assert not leftovers(site)
+    monkeypatch.setattr(Path, "write_bytes", write)
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert prepared_files(site / "docs") == OUTPUTS
+
+
+def test_an_output_the_author_edited_is_theirs(site: Path, capsys) -> None:
+    assert prepare(site, capsys)[0] == 0
+    printed = site / "docs" / "print.md"
+    printed.write_text(printed.read_text() + "\nMy own words.\n")
+    code, output = prepare(site, capsys)
+    assert code == 1
+    assert "docs/print.md: error: lessonkit makes print.md, but" in output, output
+    assert printed.read_text().endswith("My own words.\n")
+
+
+# --- class 6: every host refuses to replace an author's page -----------------------------------
+
+GLOSSARY = "- term: token\n  definition: A piece of text.\n"
+
+
+@pytest.mark.parametrize("name", ["print.md", "glossary.md"])
+def test_no_host_replaces_an_authors_page_of_a_name_lessonkit_makes(
+    name: str, site: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    (site / "docs" / "glossary.yml").write_text(GLOSSARY)
+    own = "---\ntitle: Mine\ndescription: The author's page.\n---\n\n# Mine\n\nMy words.\n"
+    (site / "docs" / name).write_text(own)
+    expected = f"docs/{name}: error: lessonkit makes {name}, but the docs folder has a file"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert built.returncode == 1 and expected in built.stderr, built.stderr
+    monkeypatch.chdir(site)
+    code, output = prepare(site, capsys)
+    assert code == 1 and expected in output, output
+    assert (site / "docs" / name).read_text() == own
