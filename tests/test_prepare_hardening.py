@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from lessonkit.cli import main
 from lessonkit.core.prepared import MANIFEST, prepared_files
@@ -198,3 +199,65 @@ def test_no_host_replaces_an_authors_page_of_a_name_lessonkit_makes(
     code, output = prepare(site, capsys)
     assert code == 1 and expected in output, output
     assert (site / "docs" / name).read_text() == own
+
+
+# --- class 10: every command error is one line (and a hint), never a traceback -----------------
+
+BAD_YAML = "site_name: small\nnav:\n  - Home: index.md\n   - Other: other.md\n"
+
+
+def one_error(output: str, expected: str) -> None:
+    """``output`` is one problem: ``expected`` on its first line, then a hint."""
+    lines = [line for line in output.splitlines() if not line.startswith("lessonkit check:")]
+    assert "Traceback" not in output, output
+    assert len(lines) == 2 and expected in lines[0] and lines[1].startswith("  hint: "), output
+
+
+@pytest.mark.parametrize("command", [["check"], ["prepare"], ["new", "tokens"], ["strip"]])
+def test_invalid_yaml_in_mkdocs_yml_is_one_error_at_its_line(
+    command: list[str], site: Path, capsys, monkeypatch
+) -> None:
+    (site / "mkdocs.yml").write_text(BAD_YAML)
+    monkeypatch.chdir(site / "docs")
+    assert main(command) != 0
+    one_error("".join(capsys.readouterr()), "../mkdocs.yml:4: error: not valid YAML:")
+
+
+@pytest.mark.parametrize("name", ["missing.yml", "docs"])
+def test_f_naming_a_missing_file_or_a_folder_is_one_error(
+    name: str, site: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.chdir(site)
+    assert main(["-f", name, "check"]) != 0
+    one_error("".join(capsys.readouterr()), f"{name}: error: cannot read it:")
+
+
+def test_notebook_of_a_missing_lesson_is_one_error(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["notebook", "docs/missing.md"]) == 1
+    one_error("".join(capsys.readouterr()), "docs/missing.md: error: no such file")
+
+
+def test_init_onto_a_file_is_one_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["init", str(tmp_path / "notes.txt")]) == 1
+    output = "".join(capsys.readouterr())
+    assert "Traceback" not in output and "notes.txt is a file" in output, output
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_new_refuses_a_slug_no_file_system_takes(site: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(site)
+    assert main(["new", "a" * 300]) == 1
+    output = "".join(capsys.readouterr())
+    assert "Traceback" not in output and "is not a valid lesson slug" in output, output
+    assert "a" * 100 not in output, "the message stays one readable line"
+
+
+@pytest.mark.parametrize("name", ["Attention: a course", "Lessons #1", "yes"])
+def test_init_writes_a_mkdocs_yml_that_reads_back_the_name(tmp_path: Path, name: str) -> None:
+    assert (
+        main(["init", str(tmp_path / "s"), "--name", name, "--repo-url", "https://x.org/a#b"]) == 0
+    )
+    config = yaml.safe_load((tmp_path / "s" / "mkdocs.yml").read_text())
+    assert config["site_name"] == name and config["repo_url"] == "https://x.org/a#b"

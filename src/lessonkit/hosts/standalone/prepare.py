@@ -440,7 +440,12 @@ def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
 
 def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     module, _, attribute = suffix.rpartition(".")
-    return getattr(importlib.import_module(module), attribute)
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, ValueError) as error:
+        raise yaml.MarkedYAMLError(
+            problem=f"cannot import {suffix}: {error}", problem_mark=node.start_mark
+        ) from None
 
 
 _Loader.add_constructor("!ENV", _env)
@@ -449,8 +454,14 @@ _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 def load_config(config_file: Path) -> dict[str, Any]:
-    """The site's ``mkdocs.yml`` as a mapping."""
-    data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
+    """The site's ``mkdocs.yml`` as a mapping (LessonError at the line it cannot be read)."""
+    try:
+        data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
+    except yaml.MarkedYAMLError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else None
+        hint = "fix that line (MkDocs cannot read it either)"
+        problem = Problem(str(error.problem), hint=hint, path=config_file.name, line=line)
+        raise LessonError([problem]) from None
     return data if isinstance(data, dict) else {}
 
 
