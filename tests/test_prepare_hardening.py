@@ -8,8 +8,10 @@ import errno
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ import yaml
 
 from lessonkit.cli import main
 from lessonkit.core.prepared import MANIFEST, prepared_files
+from lessonkit.core.settings import Settings
 
 SITE = """\
 site_name: small
@@ -261,3 +264,51 @@ def test_init_writes_a_mkdocs_yml_that_reads_back_the_name(tmp_path: Path, name:
     )
     config = yaml.safe_load((tmp_path / "s" / "mkdocs.yml").read_text())
     assert config["site_name"] == name and config["repo_url"] == "https://x.org/a#b"
+
+
+# --- classes 5 and 14: one run at a time; Ctrl-C is one line, and nothing is half-written ------
+
+SLOW = """\
+---
+title: Slow
+description: Slow.
+---
+
+# Slow
+
+```python exec timeout=300
+import time
+
+time.sleep(60)
+```
+"""
+
+
+def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
+    site: Path, capsys
+) -> None:
+    (site / "docs" / "slow.md").write_text(SLOW)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "lessonkit.cli", "prepare"],
+        cwd=site,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
+    )
+    try:
+        lock = site / Settings().cache_dir / "prepare" / "lock"
+        deadline = time.monotonic() + 60
+        while not lock.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)  # the slow page is running
+        code, output = prepare(site, capsys)
+        assert code == 1, output
+        assert "error: another lessonkit prepare is running for this site" in output, output
+        os.killpg(first.pid, signal.SIGINT)
+        _, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+    assert first.returncode == 130, err
+    assert err.strip() == "lessonkit prepare: interrupted; run it again to finish", err
+    assert not leftovers(site) and not (site / "docs" / "print.md").exists()
