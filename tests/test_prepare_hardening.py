@@ -8,10 +8,12 @@ import errno
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ import yaml
 from lessonkit.cli import main
 from lessonkit.core.prepared import MANIFEST, prepared_files
 from lessonkit.core.settings import Settings
+from lessonkit.path import Lesson, print_html
 
 SITE = """\
 site_name: small
@@ -312,3 +315,51 @@ def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
     assert first.returncode == 130, err
     assert err.strip() == "lessonkit prepare: interrupted; run it again to finish", err
     assert not leftovers(site) and not (site / "docs" / "print.md").exists()
+
+
+# --- class 4: nothing from a page's file name or link becomes markup on the print page --------
+
+EVIL = 'a"><img src=x onerror=alert(1)>'
+
+
+class _Markup(HTMLParser):
+    """The tags and attribute names of some HTML."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes += attrs
+
+
+def markup(html: str) -> _Markup:
+    parser = _Markup()
+    parser.feed(html)
+    return parser
+
+
+def test_the_print_page_escapes_file_names_titles_and_link_fragments() -> None:
+    link = '<p><a href="../b/#x&quot; onmouseover=&quot;alert(1)">b</a></p>'
+    lessons = [
+        Lesson(f"{EVIL}.md", f"{EVIL} title", f"{EVIL}/", '<h1 id="t">T</h1>' + link),
+        Lesson("b.md", "B", "b/", '<h1 id="b">B</h1>'),
+    ]
+    for site_url in ("", "https://s.io/"):
+        found = markup(print_html(lessons, None, site_url))
+        assert "img" not in found.tags, "the file name stays text"
+        assert not [name for name, _ in found.attributes if name.startswith("on")]
+        ids = [value for name, value in found.attributes if name == "id"]
+        assert all(re.fullmatch(r"[\w-]+", value or "") for value in ids), ids
+
+
+def test_prepare_writes_a_print_page_whose_file_names_stay_text(site: Path, capsys) -> None:
+    (site / "docs" / f"{EVIL}.md").write_text(OTHER.replace("Other", "Evil"))
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text() + f"      - '{EVIL}.md'\n")
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    found = markup((site / "docs" / "print.md").read_text().split("---", 2)[2])
+    assert "img" not in found.tags and found.tags.count("section") == 3
