@@ -363,3 +363,53 @@ def test_prepare_writes_a_print_page_whose_file_names_stay_text(site: Path, caps
     assert code == 0, output
     found = markup((site / "docs" / "print.md").read_text().split("---", 2)[2])
     assert "img" not in found.tags and found.tags.count("section") == 3
+
+
+# --- class 13: check, prepare and the build report the same problems --------------------------
+
+NOTEBOOK = {
+    "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Other\n"]}],
+    "metadata": {},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def two_sources(site: Path) -> str:
+    (site / "docs" / "other.ipynb").write_text(json.dumps(NOTEBOOK))
+    return "docs/other.ipynb: error: other.ipynb and other.md would both be the page other/"
+
+
+def dangling(site: Path) -> str:
+    (site / "docs" / "gone.md").symlink_to("nowhere.md")
+    return "docs/gone.md: error: cannot read the file: [Errno 2] No such file or directory"
+
+
+def missing_in_nav(site: Path) -> str:
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text() + "      - missing.md\n")
+    return "A reference to 'missing.md' is included in the 'nav' configuration, which is not found"
+
+
+@pytest.mark.parametrize("case", [two_sources, dangling, missing_in_nav])
+def test_check_prepare_and_the_build_report_the_same_site_problem(
+    case, site: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    expected = case(site)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert built.returncode == 1 and expected in built.stderr, built.stderr
+    monkeypatch.chdir(site)
+    assert main(["check"]) != 0 or case is missing_in_nav
+    checked = "".join(capsys.readouterr())
+    assert expected in checked, checked
+    code, prepared = prepare(site, capsys)
+    assert expected in prepared, prepared
+    assert code == 1 or case is missing_in_nav
+    assert main(["prepare", "--strict"]) == 1, "a warning fails a strict prepare"

@@ -14,16 +14,17 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import yaml
 
-from lessonkit.checks.files import check_files, markdown_files
+from lessonkit.checks.files import check_files, markdown_files, page_url, site_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import CONFIG_NAME, Project
+from lessonkit.path import nav_order
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
@@ -82,9 +83,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if missing:
         print(f"lessonkit check: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    site: list[Problem] = []
     if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
-        made = {project.docs_dir / name for name in prepared_files(project.docs_dir)}
-        paths = [p for p in markdown_files(paths) if p not in made]
+        docs, prepared = project.docs_dir, prepared_files(project.docs_dir)
+        paths = [p for p in markdown_files(paths) if p not in {docs / name for name in prepared}]
+        if not args.paths:  # the whole site: what its build finds in its files as a whole
+            site = _site_problems(project, prepared)
     report = check_files(
         paths,
         docs_dir=project.docs_dir if project else None,
@@ -95,6 +99,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
         generated=_prepared(project),
     )
+    report.problems[:0] = site
     for problem in report.problems:
         print(problem.format())
     seconds = time.perf_counter() - started
@@ -105,6 +110,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if report.errors else 0
+
+
+def _site_problems(project: Project, prepared: Collection[str]) -> list[Problem]:
+    """:func:`~lessonkit.checks.files.site_problems` of the project's site."""
+    docs, config = project.docs_dir, project.config
+    nav = (entry for entry, _ in nav_order(config.get("nav")))
+    directory_urls = config.get("use_directory_urls", True) is not False
+    _, problems = site_problems(
+        docs,
+        nav,
+        prepared,
+        project.virtual_pages,
+        lambda path: _display(docs / path),
+        lambda path: page_url(path, directory_urls),
+    )
+    return problems
 
 
 def _prepared(project: Project | None) -> list[Path]:

@@ -41,6 +41,7 @@ import yaml
 from markdown import Markdown
 
 from lessonkit.assets.bundle import bundle
+from lessonkit.checks.files import site_problems
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.prepared import MANIFEST, inside, is_prepared, mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
@@ -92,9 +93,11 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         message = "the docs folder is not watched: a page would keep a stale result"
         hint = f"add {docs} to watch: in mkdocs.yml (lessonkit prepare notes each new result there)"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
+    if not prepared:  # prepare finds the rest itself (site_problems)
+        return problems
     pages, _ = lesson_pages(config.docs_dir, prepared_files(config.docs_dir))
     problems += nav_problems((entry for entry, _ in config.nav), pages)
-    if prepared and not (config.docs_dir / MANIFEST).is_file():
+    if not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
         hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
         hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
@@ -155,7 +158,13 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
-    pages, problems = lesson_pages(docs, old, where=site.where, url=config.page_url)
+    virtual = {
+        PRINT_PAGE,
+        *config.assets().values(),
+        *([site.glossary.page] if site.glossary else []),
+    }
+    nav = (entry for entry, _ in config.nav)
+    pages, problems = site_problems(docs, nav, old, virtual, site.where, config.page_url)
     outcome.problems += problems
     site.sources = {page: source for page, source in pages.items() if page != source}
     lessons = _read_all(site, sorted(pages, key=page_order), outcome)
