@@ -66,6 +66,16 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def mkdocs_build(site: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
 def forge(site: Path, files: dict[str, str]) -> None:
     """A manifest as a pull request could commit it, naming ``files`` (path -> sha256)."""
     (site / "docs" / MANIFEST).write_text(json.dumps({"files": files}))
@@ -110,7 +120,9 @@ def test_prepare_never_writes_through_a_symlink_out_of_docs(
     assert not list(outside.iterdir()), "nothing written outside docs/"
 
 
-def test_a_stale_manifest_hides_no_lesson_from_check(site: Path, capsys, monkeypatch) -> None:
+def test_a_stale_manifest_hides_no_lesson_from_check_or_mkdocs(
+    site: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
     page = site / "docs" / "other.md"
     page.write_text(OTHER + "\nSee [nothing](missing.md).\n")
     forge(site, {"other.md": sha(page)})
@@ -119,6 +131,8 @@ def test_a_stale_manifest_hides_no_lesson_from_check(site: Path, capsys, monkeyp
     output = "".join(capsys.readouterr())
     assert code == 1
     assert "docs/other.md:10: error: link to a page that does not exist" in output, output
+    built = mkdocs_build(site, tmp_path / "out")
+    assert "docs/other.md:10: error: link to a page that does not exist" in built.stderr
 
 
 # --- class 5: a run that went wrong is put right by the next -----------------------------------
@@ -192,14 +206,7 @@ def test_no_host_replaces_an_authors_page_of_a_name_lessonkit_makes(
     own = "---\ntitle: Mine\ndescription: The author's page.\n---\n\n# Mine\n\nMy words.\n"
     (site / "docs" / name).write_text(own)
     expected = f"docs/{name}: error: lessonkit makes {name}, but the docs folder has a file"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
-        cwd=site,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    built = mkdocs_build(site, tmp_path / "out")
     assert built.returncode == 1 and expected in built.stderr, built.stderr
     monkeypatch.chdir(site)
     code, output = prepare(site, capsys)
@@ -396,14 +403,7 @@ def test_check_prepare_and_the_build_report_the_same_site_problem(
     case, site: Path, tmp_path: Path, capsys, monkeypatch
 ) -> None:
     expected = case(site)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
-        cwd=site,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    built = mkdocs_build(site, tmp_path / "out")
     assert built.returncode == 1 and expected in built.stderr, built.stderr
     monkeypatch.chdir(site)
     assert main(["check"]) != 0 or case is missing_in_nav
