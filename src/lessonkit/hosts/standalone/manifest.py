@@ -36,9 +36,9 @@ def write_manifest(
     one's: a host that notes files by whole seconds (Zensical) sees each change."""
     manifest = {
         "about": "Written by `lessonkit prepare` (git-ignore it, with the files it made here: "
-        "each carries a `lessonkit-prepare` mark). `pages` changes when a page's HTML does; `path` is the "
-        "learner's path, whose data every page carries; `notebooks` the notebook lesson each "
-        "page written here stands for.",
+        "each carries a `lessonkit-prepare` mark). `pages` changes when a page's HTML does; "
+        "`path` is the learner's path, whose data every page carries; `notebooks` the notebook "
+        "lesson each page written here stands for.",
         "lessonkit": __version__,
         "pages": sha256(json.dumps(pages, sort_keys=True).encode()),
         "path": path,
