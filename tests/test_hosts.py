@@ -395,7 +395,7 @@ def test_prepare_does_not_overwrite_a_print_page_of_the_sites_own(tmp_path: Path
     config.write_text(config.read_text() + "nav:\n  - Learning path:\n      - index.md\n")
     done = run(site, "lessonkit.cli", "prepare")
     assert done.returncode == 1, done.stderr
-    assert "docs/print.md: error: lessonkit prepare makes print.md, but" in done.stderr
+    assert "docs/print.md: error: lessonkit makes print.md, but" in done.stderr
     assert (site / "docs" / "print.md").read_text() == LINKS_PAGE, "nothing written"
 
 

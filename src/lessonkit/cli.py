@@ -14,15 +14,18 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from lessonkit.checks.files import check_files, markdown_files
+import yaml
+
+from lessonkit.checks.files import check_files, markdown_files, page_url, site_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.core.prepared import prepared_files
-from lessonkit.core.problems import LessonError
+from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import CONFIG_NAME, Project
 from lessonkit.notebooks.checks import stored_outputs_note
+from lessonkit.path import nav_order
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
 
@@ -35,10 +38,33 @@ def _display(path: Path) -> str:
 
 
 def _project(config: str | None) -> Project | None:
+    """The site of ``mkdocs.yml`` (``-f``, or found from here up); LessonError, naming the file
+    (and line), when it cannot be read."""
     if config is None:
-        return Project.find()
-    path = Path(config)
-    return Project.from_text(path.read_text(encoding="utf-8"), path.resolve())
+        here = Path.cwd().resolve()
+        found = (folder / CONFIG_NAME for folder in (here, *here.parents))
+        if (path := next((f for f in found if f.is_file()), None)) is None:
+            return None
+    else:
+        path = Path(config)
+    where = _display(path)
+    try:
+        return Project.from_text(path.read_text(encoding="utf-8"), path.resolve())
+    except OSError as error:
+        hint = f"name the site's {CONFIG_NAME} with -f"
+        raise _error(f"cannot read it: {error.strerror or error}", hint, where) from None
+    except UnicodeDecodeError as error:
+        raise _error(f"cannot read it: {error}", "save it as UTF-8", where) from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        line = mark.line + 1 if mark else None
+        hint = "fix the YAML there (MkDocs cannot read it either)"
+        raise _error(f"not valid YAML: {problem}", hint, where, line) from None
+
+
+def _error(message: str, hint: str, where: str, line: int | None = None) -> LessonError:
+    return LessonError([Problem(message, hint=hint, path=where, line=line)])
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -58,9 +84,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if missing:
         print(f"lessonkit check: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    site: list[Problem] = []
     if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
-        made = {project.docs_dir / name for name in prepared_files(project.docs_dir)}
-        paths = [p for p in markdown_files(paths) if p not in made]
+        docs, prepared = project.docs_dir, prepared_files(project.docs_dir)
+        paths = [p for p in markdown_files(paths) if p not in {docs / name for name in prepared}]
+        if not args.paths:  # the whole site: what its build finds in its files as a whole
+            site = _site_problems(project, prepared)
     report = check_files(
         paths,
         docs_dir=project.docs_dir if project else None,
@@ -71,6 +100,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
         generated=_prepared(project),
     )
+    report.problems[:0] = site
     for problem in report.problems:
         print(problem.format())
     if note := stored_outputs_note(markdown_files(paths), _display):
@@ -83,6 +113,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if report.errors else 0
+
+
+def _site_problems(project: Project, prepared: Collection[str]) -> list[Problem]:
+    """:func:`~lessonkit.checks.files.site_problems` of the project's site."""
+    docs, config = project.docs_dir, project.config
+    nav = (entry for entry, _ in nav_order(config.get("nav")))
+    directory_urls = config.get("use_directory_urls", True) is not False
+    _, problems = site_problems(
+        docs,
+        nav,
+        prepared,
+        project.virtual_pages,
+        lambda path: _display(docs / path),
+        lambda path: page_url(path, directory_urls),
+    )
+    return problems
 
 
 def _prepared(project: Project | None) -> list[Path]:
@@ -154,6 +200,9 @@ def cmd_notebook(args: argparse.Namespace) -> int:
     from lessonkit.notebooks.writer import notebook_bytes
 
     source = Path(args.lesson)
+    if not source.is_file():
+        hint = "name a Markdown lesson, e.g. docs/embeddings.md"
+        raise _error("no such file", hint, _display(source))
     target = Path(args.output) if args.output else source.with_suffix(".ipynb")
     if target.exists() and not args.force:
         print(
@@ -275,6 +324,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except LessonError as error:  # e.g. a wrong lessonkit option in mkdocs.yml
         print(error, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # every file is written whole: the next run finishes the work
+        print(f"lessonkit {args.command}: interrupted; run it again to finish", file=sys.stderr)
+        return 130
+    except OSError as error:  # a file named on the command line, a full disk
+        where = error.filename or f"lessonkit {args.command}"
+        print(f"{where}: error: {error.strerror or error}", file=sys.stderr)
+        print("  hint: check the path and that the disk has room", file=sys.stderr)
         return 1
 
 

@@ -8,7 +8,8 @@ it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import posixpath
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.site import read_glossary
 from lessonkit.notebooks.lesson import lesson_files, read_lesson
+from lessonkit.notebooks.pages import lesson_pages, nav_problems
 
 
 @dataclass
@@ -92,3 +94,43 @@ def check_files(
             continue
         problems += check_page(page, context)
     return Report(len(files), problems)
+
+
+def site_problems(
+    docs_dir: Path,
+    nav: Iterable[str],
+    prepared: Collection[str],
+    virtual: Collection[str],
+    where: Callable[[str], str],
+    url: Callable[[str], str],
+) -> tuple[dict[str, str], list[Problem]]:
+    """The site's pages (:func:`~lessonkit.notebooks.pages.lesson_pages`, without the files
+    ``lessonkit prepare`` wrote), and what every host's build finds in its files as a whole, as
+    it says it: two sources of one page, ``nav`` naming a notebook lesson's source, or naming a
+    file the docs folder does not have and lessonkit does not make (``virtual``), in MkDocs'
+    words (Zensical leaves that page out without a word)."""
+    pages, problems = lesson_pages(docs_dir, prepared, where=where, url=url)
+    nav = list(nav)
+    problems += nav_problems(nav, pages)
+    for entry in nav:
+        if entry.startswith("/") or entry in pages or entry in virtual:
+            continue
+        if not os.path.lexists(docs_dir / entry):
+            message = f"A reference to '{entry}' is included in the 'nav' configuration, which "
+            message += "is not found in the documentation files."
+            hint = "add the page to the docs folder, or take it out of nav in mkdocs.yml"
+            problems.append(Problem(message, hint=hint, path="mkdocs.yml", severity="warning"))
+    return pages, problems
+
+
+def page_url(path: str, directory_urls: bool = True) -> str:
+    """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it.
+
+    >>> page_url("index.md"), page_url("a/index.md"), page_url("a/b.md"), page_url("b.md", False)
+    ('', 'a/', 'a/b/', 'b.html')
+    """
+    stem, name = path.removesuffix(".md"), posixpath.basename(path)
+    if name in ("index.md", "README.md"):
+        folder = posixpath.dirname(path)
+        return f"{folder}/" if folder else ""
+    return f"{stem}/" if directory_urls else f"{stem}.html"

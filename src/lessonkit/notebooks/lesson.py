@@ -43,8 +43,10 @@ def is_notebook(path: Path, head: str | None = None) -> bool:
 
 def lesson_files(folder: Path) -> list[Path]:
     """Every lesson source under ``folder``: Markdown files and notebooks, sorted; none in a
-    hidden folder (MkDocs leaves them out; Jupyter keeps ``.ipynb_checkpoints/`` there)."""
-    found = [p for p in folder.rglob("*") if p.suffix in (".md", ".ipynb", ".py") and p.is_file()]
+    hidden folder (MkDocs leaves them out; Jupyter keeps ``.ipynb_checkpoints/`` there). A
+    dangling symlink is one too (reading it fails, as it fails the build)."""
+    found = [p for p in folder.rglob("*") if p.suffix in (".md", ".ipynb", ".py")]
+    found = [p for p in found if p.is_file() or (p.is_symlink() and not p.exists())]
     shown = [p for p in found if not any(s.startswith(".") for s in p.relative_to(folder).parts)]
     return sorted(p for p in shown if p.suffix == ".md" or is_notebook(p))
 

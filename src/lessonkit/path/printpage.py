@@ -52,6 +52,7 @@ _URL_REF = lazy(r"url\(#([^)]+)\)")
 _LINK = lazy(r'(\s(?:href|src))="([^"#][^"]*)"')
 _QUIZ = lazy(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
 _RESULT = lazy(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
+_NOT_ID = lazy(r"[^\w-]+")
 _USED_ON = lazy(r'<p class="lk-entry__used">.*?</p>', re.S)
 
 
@@ -94,12 +95,13 @@ def made_html(body: str) -> str:
 
 
 def slug_of(url: str) -> str:
-    """An id prefix for a page's URL.
+    """An id prefix for a page's URL: letters, digits, ``_`` and ``-`` only (whatever the page's
+    file is called, it stays an id).
 
-    >>> slug_of("building-blocks/attention-in-numbers/"), slug_of("")
-    ('building-blocks-attention-in-numbers', 'home')
+    >>> slug_of("building-blocks/attention-in-numbers/"), slug_of(""), slug_of('a"><b>/')
+    ('building-blocks-attention-in-numbers', 'home', 'a-b')
     """
-    return url.strip("/").replace("/", "-").replace(".html", "") or "home"
+    return _NOT_ID.sub("-", url.replace(".html", "")).strip("-") or "home"
 
 
 def print_html(
@@ -180,7 +182,7 @@ def _link(href: str, here: str, inside: dict[str, str], site_url: str, print_url
     target = target.replace("//", "/")
     if target in inside:
         slug = inside[target]
-        return f"#{slug}--{parts.fragment}" if parts.fragment else f"#{slug}"
+        return htmlmod.escape(f"#{slug}--{parts.fragment}" if parts.fragment else f"#{slug}")
     fragment = f"#{parts.fragment}" if parts.fragment else ""
     if site_url:
         return htmlmod.escape(urljoin(site_url, target.lstrip("/")) + fragment)

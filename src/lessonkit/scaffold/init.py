@@ -12,11 +12,12 @@ pull requests without secrets, a Pages deploy) and the "Report a mistake" issue 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path, PurePosixPath
+
+import yaml
 
 from lessonkit import __version__
 from lessonkit.scaffold.lesson import ScaffoldError, lesson_text
@@ -42,22 +43,34 @@ def site_files(
             yield prefix / item.name
 
 
+def _line(key: str, value: str) -> str:
+    """``key: value`` as a YAML line that reads back as ``value``, whatever it holds.
+
+    >>> _line("site_name", "Attention: a course #1")
+    "site_name: 'Attention: a course #1'"
+    """
+    return yaml.safe_dump({key: value}, allow_unicode=True, width=1 << 16).rstrip("\n")
+
+
 def init_site(
     folder: Path, name: str, repo_url: str | None = None, site_url: str | None = None
 ) -> list[Path]:
     """Write a new lesson site into ``folder`` (missing or empty); return the files written."""
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldError(f"{folder} is a file: name a new folder for the site")
     if folder.exists() and any(folder.iterdir()):
         raise ScaffoldError(
             f"{folder} is not empty: lessonkit init writes a site into a new folder"
         )
     values = {
-        "@@SITE_NAME_YAML@@": json.dumps(name, ensure_ascii=False),
+        "@@SITE_NAME_LINE@@": _line("site_name", name),
+        "@@TITLE_LINE@@": _line("title", name),
         "@@SITE_NAME@@": name,
         "@@VERSION@@": __version__,
-        "@@SITE_URL_LINE@@": f"site_url: {site_url}" if site_url else "# site_url: https://…",
+        "@@SITE_URL_LINE@@": _line("site_url", site_url) if site_url else "# site_url: https://…",
         "@@REPO_LINES@@": (
-            f"# The one place naming the repository: report links and issue forms use it.\n"
-            f"repo_url: {repo_url}"
+            "# The one place naming the repository: report links and issue forms use it.\n"
+            + _line("repo_url", repo_url)
             if repo_url
             else "# repo_url: https://github.com/you/lessons  (gives every page a report link)"
         ),

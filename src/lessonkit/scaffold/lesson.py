@@ -25,6 +25,8 @@ from lessonkit.core.project import load_config
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 DEFAULT_SECTION = "Learning path"
+MAX_NAME = 100
+"""The longest file or folder name a slug may have (file systems refuse names past 255 bytes)."""
 
 
 class ScaffoldError(Exception):
@@ -222,10 +224,12 @@ def new_lesson(
 ) -> tuple[Path, bool]:
     """Write ``docs_dir/slug.md`` and list it in the nav; return its path and whether the nav
     changed. Refuses (:class:`ScaffoldError`) a bad slug or a page that already exists."""
-    if not SLUG.match(slug):
+    if not SLUG.match(slug) or max(map(len, slug.split("/"))) > MAX_NAME:
+        shown = slug if len(slug) <= 80 else slug[:77] + "..."
         raise ScaffoldError(
-            f"'{slug}' is not a valid lesson slug: use lowercase words joined by hyphens, "
-            "e.g. positional-encoding (optionally in a folder: building-blocks/positional-encoding)"
+            f"'{shown}' is not a valid lesson slug: use lowercase words joined by hyphens, "
+            f"at most {MAX_NAME} characters, e.g. positional-encoding (optionally in a folder: "
+            "building-blocks/positional-encoding)"
         )
     path = docs_dir / f"{slug}.md"
     if path.exists():

@@ -7,6 +7,7 @@ MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, MutableMapping
 from html import unescape
 from pathlib import Path
@@ -18,11 +19,12 @@ from mkdocs.utils import get_relative_url
 
 from lessonkit.assets.bundle import bundle
 from lessonkit.core.page import Page as Lesson
-from lessonkit.core.prepared import prepared_files
+from lessonkit.core.prepared import mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.figure_slots import restore
 from lessonkit.execute.results import PageResult
 from lessonkit.glossary.site import SiteGlossary, finish_page, resolve_links
+from lessonkit.hosts.mkdocs.problems import report
 from lessonkit.notebooks.site import (
     clash,
     download_html,
@@ -66,7 +68,9 @@ def link_assets(config: MkDocsConfig, folder: str) -> None:
 
 
 def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
-    """The YAML becomes a page (not a download), whose "edit" link points at the YAML."""
+    """The YAML becomes a page (not a download), whose "edit" link points at the YAML; an error
+    where the site has a page of that name (never replaced)."""
+    _refuse_own(files, config, glossary.page)
     if yml := files.get_file_from_path(glossary.source):
         files.remove(yml)
     page = File.generated(config, glossary.page, content=glossary.page_markdown())
@@ -104,9 +108,18 @@ def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) ->
     """The learning path's pages (see :mod:`lessonkit.path`); the print page if there are any."""
     pages = (file.src_uri for file in files.documentation_pages())  # a site without a nav
     path = path_lessons(reading_order(nav_order(config.nav), pages), meta)
-    if path and not files.get_file_from_path(PRINT_PAGE):
+    if path:
+        _refuse_own(files, config, PRINT_PAGE)
         files.append(File.generated(config, PRINT_PAGE, content=print_markdown()))
     return path
+
+
+def _refuse_own(files: Files, config: MkDocsConfig, name: str) -> None:
+    """The error :func:`~lessonkit.core.prepared.taken` where the site has a file ``name`` of
+    its own (what ``lessonkit prepare`` wrote is out of ``files`` by now)."""
+    if (file := files.get_file_from_path(name)) and not file.generated_by:
+        root = Path(config.config_file_path or ".").parent
+        report([taken(name, os.path.relpath(file.abs_src_path or name, root))])
 
 
 def finish_path(
@@ -176,9 +189,8 @@ class Notebooks:
                 files.remove(notebook)
                 continue
             title, url = file.page.title or "", file.page.canonical_url or ""
-            notebook.content_bytes = page_notebook_bytes(
-                lesson, result(lesson), title=title, url=url, root=root
-            )
+            made = page_notebook_bytes(lesson, result(lesson), title=title, url=url, root=root)
+            notebook.content_bytes = mark(notebook.src_uri, made)  # as prepare writes it
 
     def download(self, html: str, page: MkDocsPage) -> str:
         """A notebook lesson's page ends with its download button (a Markdown page that asks

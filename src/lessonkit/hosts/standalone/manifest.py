@@ -1,7 +1,8 @@
-"""Writing the manifest ``lessonkit prepare`` leaves in the docs folder (read by
-:mod:`lessonkit.core.prepared`): the files it made there, a digest of every page's HTML (it
-changes when a result does, so a host that watches the docs converts its pages again), the
-learner's path and the notebook lesson each page it wrote stands for.
+"""How ``lessonkit prepare`` writes into the docs folder: one run at a time (:func:`one_writer`),
+each file whole or not at all (:func:`atomic_write`), and the manifest read by
+:mod:`lessonkit.core.prepared`: a digest of every page's HTML (it changes when a result does, so
+a host that watches the docs converts its pages again), the learner's path and the notebook
+lesson each page it wrote stands for.
 """
 
 from __future__ import annotations
@@ -10,17 +11,23 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from lessonkit import __version__
 from lessonkit.core.prepared import MANIFEST
+from lessonkit.core.problems import LessonError, Problem
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; one run at a time is up to the author
+    fcntl = None  # type: ignore[assignment]
 
 
 def write_manifest(
     docs: Path,
-    outputs: Mapping[str, bytes],
     pages: Mapping[str, str],
     path: Mapping[str, Any] | None,
     notebooks: Mapping[str, str] | None = None,
@@ -28,12 +35,11 @@ def write_manifest(
     """Write the manifest when it changes (then True), its mtime at least a second past the last
     one's: a host that notes files by whole seconds (Zensical) sees each change."""
     manifest = {
-        "about": "Written by `lessonkit prepare`: the files it made in this folder (git-ignore "
-        "them and this file). `pages` changes when a page's HTML does; `path` is the learner's "
-        "path, whose data every page carries; `notebooks` the notebook lesson each page written "
-        "here stands for.",
+        "about": "Written by `lessonkit prepare` (git-ignore it, with the files it made here: "
+        "each carries a `lessonkit-prepare` mark). `pages` changes when a page's HTML does; "
+        "`path` is the learner's path, whose data every page carries; `notebooks` the notebook "
+        "lesson each page written here stands for.",
         "lessonkit": __version__,
-        "files": {name: sha256(data) for name, data in sorted(outputs.items())},
         "pages": sha256(json.dumps(pages, sort_keys=True).encode()),
         "path": path,
         "notebooks": dict(sorted((notebooks or {}).items())),
@@ -53,10 +59,30 @@ def write_manifest(
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename); the
+    temporary file never stays behind (a full disk, Ctrl-C)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+@contextmanager
+def one_writer(lock: Path) -> Iterator[None]:
+    """Hold ``lock`` (a file) while the body runs: LessonError if another run holds it. The lock
+    goes with the process, however it ends."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as file:
+        try:
+            if fcntl is not None:
+                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            message = "another lessonkit prepare is running for this site"
+            hint = "wait for it to finish (it writes what this run would)"
+            raise LessonError([Problem(message, hint=hint, path="mkdocs.yml")]) from None
+        yield
 
 
 def sha256(data: bytes) -> str:

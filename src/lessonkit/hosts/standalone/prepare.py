@@ -14,11 +14,14 @@ does what the MkDocs plugin does around the pages:
   ``notebook: true`` page's ``.ipynb``, the page ``x.md`` each notebook lesson ``x.ipynb`` is
   (:mod:`lessonkit.notebooks.pages`; Zensical makes pages of ``.md`` files only) with its
   executed notebook, lessonkit's CSS and JS;
-- records them in a manifest (:mod:`.manifest`, with the path's data every page carries): the
-  next run removes an output that is no longer made, the MkDocs plugin leaves them alone (it
-  makes its own), and the manifest's digest of every page's HTML changes when a result does. A
-  host that watches the docs folder (Zensical with ``watch: [docs]``) then converts its pages
-  again: a lab edit leaves no stale number, though no page's own text changed;
+- marks each as its own (:mod:`lessonkit.core.prepared`): the next run removes an output that
+  is no longer made, the MkDocs plugin and ``lessonkit check`` leave them alone, and a file of
+  the site's own is never touched (a clash is an error); nothing is written outside the docs
+  folder, one run at a time, each file whole;
+- writes a manifest (:mod:`.manifest`, with the path's data every page carries) whose digest
+  of every page's HTML changes when a result does. A host that watches the docs folder
+  (Zensical with ``watch: [docs]``) then converts its pages again: a lab edit leaves no stale
+  number, though no page's own text changed;
 - after a whole run without errors, prunes the cache to the entries (and records) it used.
 """
 
@@ -28,7 +31,7 @@ import importlib
 import json
 import os
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,13 +41,14 @@ import yaml
 from markdown import Markdown
 
 from lessonkit.assets.bundle import bundle
+from lessonkit.checks.files import site_problems
 from lessonkit.core.page import Page as Lesson
-from lessonkit.core.prepared import MANIFEST, prepared_files
+from lessonkit.core.prepared import MANIFEST, inside, is_prepared, mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import Project
 from lessonkit.execute.site import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.glossary.site import finish_page
-from lessonkit.hosts.standalone.manifest import atomic_write, sha256, write_manifest
+from lessonkit.hosts.standalone.manifest import atomic_write, one_writer, sha256, write_manifest
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.records import (
     Converted,
@@ -70,6 +74,8 @@ from lessonkit.path import Lesson as PathLesson
 RECORDS = "prepare/pages.records"
 """In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
 folder of its own, which the cache's pruning leaves alone."""
+LOCK = "prepare/lock"
+"""In the cache folder: held by the one run of this site that may write (:func:`one_writer`)."""
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
@@ -87,9 +93,11 @@ def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]
         message = "the docs folder is not watched: a page would keep a stale result"
         hint = f"add {docs} to watch: in mkdocs.yml (lessonkit prepare notes each new result there)"
         problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
+    if not prepared:  # prepare finds the rest itself (site_problems)
+        return problems
     pages, _ = lesson_pages(config.docs_dir, prepared_files(config.docs_dir))
     problems += nav_problems((entry for entry, _ in config.nav), pages)
-    if prepared and not (config.docs_dir / MANIFEST).is_file():
+    if not (config.docs_dir / MANIFEST).is_file():
         message = f"lessonkit prepare has not run: {docs}/{MANIFEST} is missing"
         hint = "run `lessonkit prepare` before the build: it writes the glossary page, the print "
         hint += "page, notebooks and lessonkit's CSS and JS into the docs folder"
@@ -139,11 +147,24 @@ def prepare_project(project: Project) -> Outcome:
 
 
 def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
-    """Run and convert every page of ``site``; write the site-level outputs into its docs."""
+    """Run and convert every page of ``site``; write the site-level outputs into its docs (one
+    run at a time: LessonError while another holds the site)."""
+    config = site.config
+    with one_writer(config.root / config.settings.cache_dir / LOCK):
+        return _prepare(site, extensions, configs)
+
+
+def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
-    pages, problems = lesson_pages(docs, old, where=site.where, url=config.page_url)
+    virtual = {
+        PRINT_PAGE,
+        *config.assets().values(),
+        *([site.glossary.page] if site.glossary else []),
+    }
+    nav = (entry for entry, _ in config.nav)
+    pages, problems = site_problems(docs, nav, old, virtual, site.where, config.page_url)
     outcome.problems += problems
     site.sources = {page: source for page, source in pages.items() if page != source}
     lessons = _read_all(site, sorted(pages, key=page_order), outcome)
@@ -175,9 +196,9 @@ def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Ou
     if outcome.errors:
         return outcome
     converter.records.save()
-    _write(docs, outputs, old, outcome)
+    _write(site, outputs, old, outcome)
     html = {path: sha256(page.html.encode()) for path, page in sorted(converted.items())}
-    if write_manifest(docs, outputs, html, record, site.sources):
+    if write_manifest(docs, html, record, site.sources):
         outcome.written.append(MANIFEST)
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
         site.close(prune=True)
@@ -304,7 +325,7 @@ def _outputs(
     site: Site,
     lessons: list[Lesson],
     converted: Mapping[str, Converted],
-    old: Mapping[str, str],
+    old: Collection[str],
     outcome: Outcome,
 ) -> dict[str, bytes]:
     """Every output's bytes by its path in the docs folder (but the print page's)."""
@@ -318,7 +339,7 @@ def _outputs(
         if not wants_notebook(lesson) or lesson.path not in converted:
             continue
         name = notebook_path(lesson)
-        if (config.docs_dir / name).exists() and name not in old:
+        if os.path.lexists(config.docs_dir / name) and name not in old:
             outcome.problems.append(clash(lesson))
             continue
         title, url = converted[lesson.path].title, converted[lesson.path].url
@@ -335,19 +356,23 @@ def _outputs(
     return outputs
 
 
-def _clashes(site: Site, outputs: Iterable[str], old: Mapping[str, str]) -> list[Problem]:
+def _clashes(site: Site, outputs: Iterable[str], old: Collection[str]) -> list[Problem]:
     """An error for each output whose name a file of the site's own already has (a notebook's
-    clash is its page's error, reported with the page)."""
-    problems = []
+    clash is its page's error, reported with the page), or whose path leaves the docs folder
+    (through a symlink); and for a manifest that is not a file."""
+    docs, problems = site.config.docs_dir, []
     for name in outputs:
-        if (
-            (site.config.docs_dir / name).exists()
-            and name not in old
-            and not name.endswith(".ipynb")
-        ):
-            message = f"lessonkit prepare makes {name}, but the docs folder has a file of that name"
-            hint = "rename or remove it (lessonkit's own file takes its place)"
+        if not inside(docs, name):
+            message = f"lessonkit prepare makes {name}, but that path leads out of the docs folder"
+            hint = "replace the symlink on the way with a folder"
             problems.append(Problem(message, hint=hint, path=site.where(name)))
+        elif os.path.lexists(docs / name) and name not in old and not name.endswith(".ipynb"):
+            problems.append(taken(name, site.where(name)))
+    manifest = docs / MANIFEST
+    if os.path.lexists(manifest) and (manifest.is_symlink() or not manifest.is_file()):
+        message = "lessonkit prepare writes its manifest here, but it is not a file"
+        hint = "remove it (lessonkit prepare makes it again)"
+        problems.append(Problem(message, hint=hint, path=site.where(MANIFEST)))
     return problems
 
 
@@ -375,20 +400,29 @@ def _glossary_page(site: Site, converted: Mapping[str, Converted], outcome: Outc
 
 
 def _write(
-    docs: Path, outputs: Mapping[str, bytes], old: Mapping[str, str], outcome: Outcome
+    site: Site, outputs: Mapping[str, bytes], old: Collection[str], outcome: Outcome
 ) -> None:
+    """Write each output (marked as prepare's) where it changed; remove each of prepare's files
+    no longer made. LessonError naming the file when one cannot be written (a full disk): each
+    file is whole, and the next run finishes the work."""
+    docs = site.config.docs_dir
     for name, data in sorted(outputs.items()):
-        path = docs / name
+        path, data = docs / name, mark(name, data)
         with suppress(OSError):
             if path.read_bytes() == data:
                 continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, data)
+        except OSError as error:
+            message = f"lessonkit prepare cannot write {name}: {error.strerror or error}"
+            hint = "make room on the disk (or fix the folder's permissions), then run it again"
+            raise LessonError([Problem(message, hint=hint, path=site.where(name))]) from None
         outcome.written.append(name)
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
-        with suppress(OSError):  # only as written: a file of the site's own in its place stays
-            if sha256(path.read_bytes()) == old[name]:
+        if is_prepared(docs, name):  # as written: a file of the site's own in its place stays
+            with suppress(OSError):
                 path.unlink()
                 outcome.removed.append(name)
         with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
@@ -415,7 +449,12 @@ def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
 
 def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     module, _, attribute = suffix.rpartition(".")
-    return getattr(importlib.import_module(module), attribute)
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, ValueError) as error:
+        raise yaml.MarkedYAMLError(
+            problem=f"cannot import {suffix}: {error}", problem_mark=node.start_mark
+        ) from None
 
 
 _Loader.add_constructor("!ENV", _env)
@@ -424,8 +463,14 @@ _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 def load_config(config_file: Path) -> dict[str, Any]:
-    """The site's ``mkdocs.yml`` as a mapping."""
-    data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
+    """The site's ``mkdocs.yml`` as a mapping (LessonError at the line it cannot be read)."""
+    try:
+        data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
+    except yaml.MarkedYAMLError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else None
+        hint = "fix that line (MkDocs cannot read it either)"
+        problem = Problem(str(error.problem), hint=hint, path=config_file.name, line=line)
+        raise LessonError([problem]) from None
     return data if isinstance(data, dict) else {}
 
 

@@ -45,6 +45,7 @@ from typing import Any
 import lessonkit
 from lessonkit.execute.filewatch import LISTING, FileWatch, file_digest, listing_digest
 from lessonkit.execute.results import PageResult
+from lessonkit.hosts.standalone.manifest import atomic_write
 
 FORMAT = 1
 
@@ -92,9 +93,7 @@ class Records:
         data = json.dumps({"format": FORMAT, "sha256": _sha256(payload), "pages": payload})
         with suppress(OSError):  # a cache folder that cannot be written: the next run converts
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.file.with_name(f".{self.file.name}.{os.getpid()}.tmp")
-            temporary.write_text(data, encoding="utf-8")
-            os.replace(temporary, self.file)
+            atomic_write(self.file, data.encode())
 
 
 @contextmanager

@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from markdown import Extension
 
+from lessonkit.checks.files import page_url
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.checks.recipe import Context, check_page
 from lessonkit.core.page import Page as Lesson
@@ -95,17 +96,9 @@ class SiteConfig:
         )
 
     def page_url(self, path: str) -> str:
-        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it.
-
-        >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
-        >>> c.page_url("index.md"), c.page_url("a/index.md"), c.page_url("a/b.md")
-        ('', 'a/', 'a/b/')
-        """
-        stem, name = path.removesuffix(".md"), posixpath.basename(path)
-        if name in ("index.md", "README.md"):
-            folder = posixpath.dirname(path)
-            return f"{folder}/" if folder else ""
-        return f"{stem}/" if self.use_directory_urls else f"{stem}.html"
+        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it
+        (:func:`~lessonkit.checks.files.page_url`)."""
+        return page_url(path, self.use_directory_urls)
 
     def site_links(self, html: str, path: str) -> str:
         """The converted page at ``path``'s relative links as the host makes them, from the
