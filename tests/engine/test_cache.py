@@ -97,7 +97,7 @@ def test_a_result_with_a_warning_is_served_with_the_same_warning(tmp_path: Path)
     cache.put("k", PageResult(steps=[StepResult(stdout="x")], problems=[warned]))
     assert cache.get("k").problems == [warned]
     payload = json.loads((tmp_path / "k.json").read_bytes().partition(b"\n")[2])
-    assert payload["result"]["problems"][0]["hint"] == "split it"
+    assert payload["problems"][0]["hint"] == "split it"
 
 
 def test_no_temporary_files_are_left_behind(tmp_path: Path) -> None:

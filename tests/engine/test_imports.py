@@ -57,18 +57,14 @@ def _ran(engine: Engine, pages: dict[str, str]) -> set[str]:
 
 
 def _seen_as_edited(monkeypatch: pytest.MonkeyPatch, edited: Path) -> None:
-    """From now on the parent's cache sees ``edited`` with another stamp and other content, as
-    after a comment edit."""
-    real_stamp, real_digest = cache.stamp, cache.digest_at
+    """From now on the parent's cache sees ``edited`` with other content, as after a comment
+    edit."""
+    real = cache.current_digest
 
-    def stamp(path: str) -> tuple[int, int] | None:
-        return (1, 1) if Path(path) == edited else real_stamp(path)
+    def digest(path: str) -> str | None:
+        return "edited" if Path(path) == edited else real(path)
 
-    def digest_at(path: str, at: tuple[int, int]) -> str | None:
-        return "edited" if Path(path) == edited else real_digest(path, at)
-
-    monkeypatch.setattr(cache, "stamp", stamp)
-    monkeypatch.setattr(cache, "digest_at", digest_at)
+    monkeypatch.setattr(cache, "current_digest", digest)
 
 
 def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(

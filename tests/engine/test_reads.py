@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import digests
 from lessonkit.execute.cache import Cache
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.filewatch import LISTING, FileWatch
@@ -177,26 +176,3 @@ def test_a_touched_file_with_the_same_bytes_is_no_miss(tmp_path: Path) -> None:
     assert cache.get("k") is not None
     data.write_text("42\n")
     assert cache.get("k") is None
-
-
-def test_a_warm_lookup_reads_no_file_whose_stamp_is_unchanged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data, folder = tmp_path / "big.bin", tmp_path / "listed"
-    data.write_bytes(b"0" * 100_000)
-    folder.mkdir()
-    old = time.time() - 60
-    for path in (data, folder):
-        os.utime(path, (old, old))
-    from lessonkit.execute.filewatch import file_digest, listing_digest
-
-    reads = {str(data): file_digest(data), str(folder) + LISTING: listing_digest(str(folder))}
-    Cache(tmp_path / "cache").put("k", PageResult(steps=[StepResult()], reads=reads))
-    digests.digest_at.cache_clear()  # a new build's process: nothing remembered
-
-    def unread(*args: object) -> None:
-        raise AssertionError("a lookup read a file whose mtime and size are as recorded")
-
-    monkeypatch.setattr(digests, "file_digest", unread)
-    monkeypatch.setattr(digests, "listing_digest", unread)
-    assert Cache(tmp_path / "cache").get("k") is not None

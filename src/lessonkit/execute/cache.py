@@ -2,10 +2,10 @@
 
 An entry is ``<key>.json``: a header line (the format and a sha256 of the key and the payload),
 then the payload: the result (each step's output; the files and folders the code read and the
-lessonkit or local modules it imported, each with its digest) and the stamps (mtime and size)
-that let a lookup skip re-reading an unchanged file. An entry is served only while all of those
-still match; installed distributions are in the key (:func:`~lessonkit.execute.digests.
-environment_digest`). Failed runs are never stored.
+lessonkit or local modules it imported, each with its digest). An entry is served only while
+those digests still match (a file is read again only when its mtime or size changed:
+:func:`~lessonkit.execute.digests.current_digest`); Python and the installed distributions are
+in the key. Failed runs are never stored.
 
 **What it defends against: accidents, not the author's own code.** A torn or partial write, a
 full disk, a crash, a bit flip, an entry of an older format, a stale entry: each is a miss (the
@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute.digests import Stamp, digest, digest_at, stamp, too_recent
+from lessonkit.execute.digests import current_digest
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
 log = logging.getLogger(__name__)
@@ -89,18 +89,14 @@ class Cache:
             self._fault(path, f"cannot be read ({error.strerror or error})")
             return None
         try:
-            result, stamps = decode(key, data)
+            result = decode(key, data)
         except Corrupt as error:
             self._damaged(path, str(error))
             return None
-        fresh = _still_current(_depends(result), stamps)
-        if fresh is None:
+        if not still_current(result):
             return None  # a file, folder or module the page used has changed
-        if fresh != stamps:  # touched, not changed (a checkout): note the new stamps
-            self._write(key, result, quiet=True)
-        else:
-            with suppress(OSError):  # used by this build: a concurrent build's prune keeps it
-                os.utime(path)
+        with suppress(OSError):  # used by this build: a concurrent build's prune keeps it
+            os.utime(path)
         return result
 
     def holds(self, key: str) -> bool:
@@ -122,23 +118,22 @@ class Cache:
             with suppress(OSError):
                 self.folder.mkdir(parents=True, exist_ok=True)
 
-    def _write(self, key: str, result: PageResult, *, quiet: bool = False) -> None:
+    def _write(self, key: str, result: PageResult) -> None:
         if self._broken is not None:
             return
         path = self._entry(key)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            _atomic_write(path, encode(key, result, _stamps(_depends(result))))
+            _atomic_write(path, encode(key, result))
         except (FileExistsError, NotADirectoryError):
             self._unusable("is a file, not a folder")
         except IsADirectoryError:
             if _remove(path):
-                self._write(key, result, quiet=quiet)
-            elif not quiet:
+                self._write(key, result)
+            else:
                 self._fault(path, "is a folder that cannot be removed")
         except OSError as error:
-            if not quiet:
-                self._unusable(f"cannot be written ({error.strerror or error})")
+            self._unusable(f"cannot be written ({error.strerror or error})")
 
     def prune(self, used: set[str], before: float) -> int:
         """Remove the entries not in ``used`` last changed before ``before`` (a time), and
@@ -225,66 +220,25 @@ def _remove(path: Path) -> bool:
     return True
 
 
-# --- what a page used, at lookup -----------------------------------------------------------------
-
-Stamps = dict[str, list[int]]
-"""path -> [mtime in ns, size]: what a recorded file or folder was when its entry was stored."""
-
-
-def _depends(result: PageResult) -> dict[str, str]:
-    """Every file, folder listing and module source ``result`` depends on, with its digest."""
-    return {**result.reads, **result.sources}
-
-
 def still_current(result: PageResult) -> bool:
     """Whether a successful ``result`` still holds: every file and folder it read and module it
     imported is as it was (a ``stat`` each; a read only where one changed)."""
-    return result.ok and _still_current(_depends(result), {}) is not None
-
-
-def _stamps(depends: dict[str, str]) -> Stamps:
-    """The stamps of ``depends`` that are still as recorded and not too recent to trust."""
-    found = {}
-    now = time.time_ns()
-    for path, recorded in depends.items():
-        at = stamp(path)
-        if at is not None and not too_recent(at[0], now) and digest_at(path, at) == recorded:
-            found[path] = list(at)
-    return found
-
-
-def _still_current(depends: dict[str, str], stamps: Stamps) -> Stamps | None:
-    """The stamps of ``depends`` now if every one is still as recorded, else None: one
-    ``stat`` each, and a read of the file (or folder) only when its stamp changed."""
-    fresh = {}
-    now = time.time_ns()
-    for path, recorded in depends.items():
-        at: Stamp | None = stamp(path)
-        if at is None:
-            return None
-        trusted = not too_recent(at[0], now)  # else read again at every lookup
-        if list(at) != stamps.get(path):
-            current = digest_at(path, at) if trusted else digest(path)
-            if current != recorded:
-                return None
-        if path in stamps or trusted:
-            fresh[path] = list(at)
-    return fresh
+    depends = {**result.reads, **result.sources}
+    return result.ok and all(current_digest(p) == d for p, d in depends.items())
 
 
 # --- the format: a checksummed header, then each record by its fields ----------------------------
 
 
-def encode(key: str, result: PageResult, stamps: Stamps) -> bytes:
+def encode(key: str, result: PageResult) -> bytes:
     """What :meth:`Cache.put` writes for ``key``."""
-    body = {"result": _page_json(result), "stamps": stamps}
-    payload = json.dumps(body, sort_keys=True).encode()
+    payload = json.dumps(_page_json(result), sort_keys=True).encode()
     header = json.dumps({"format": FORMAT, "sha256": _checksum(key, payload)}).encode()
     return header + b"\n" + payload
 
 
-def decode(key: str, data: bytes) -> tuple[PageResult, Stamps]:
-    """The result and stamps an entry holds; :class:`Corrupt` unless it is exactly what
+def decode(key: str, data: bytes) -> PageResult:
+    """The result an entry holds; :class:`Corrupt` unless it is exactly what
     :func:`encode` writes for ``key`` in this format (a copy under another key is not)."""
     header, _, payload = data.partition(b"\n")
     try:
@@ -298,16 +252,12 @@ def decode(key: str, data: bytes) -> tuple[PageResult, Stamps]:
     if fields["sha256"] != _checksum(key, payload):
         raise Corrupt("fails its checksum (changed since lessonkit wrote it)")
     try:
-        body = _fields(json.loads(payload), "result", "stamps")
-        result = _page_result(body["result"])
-        stamps = _mapping(body["stamps"], list)
-        if any(len(s) != 2 or not all(type(n) is int for n in s) for s in stamps.values()):
-            raise ValueError("a stamp is not [mtime, size]")
+        result = _page_result(json.loads(payload))
     except (ValueError, TypeError) as error:  # json's and _typed's
         raise Corrupt(f"has the wrong shape ({error})") from None
     if not result.ok:
         raise Corrupt("holds a failed run")
-    return result, stamps
+    return result
 
 
 def _checksum(key: str, payload: bytes) -> str:
