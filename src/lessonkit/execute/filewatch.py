@@ -9,7 +9,7 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   with the sha256 of its names; a folder's path is recorded with a trailing separator. Both
   become part of the page's cache entry: an edited data file, or a file added to a folder the
   code listed, re-runs the page. Left out: Python's installation and site-packages (Python's
-  version and the imported distributions' versions cover them: :mod:`lessonkit.execute.imports`),
+  version and the installed distributions are in every key: :mod:`lessonkit.execute.imports`),
   what the import system reads and lists (``importlib.metadata`` included: the same), ``/proc``,
   ``/sys`` and ``/dev``, the page's own temporary working folder and the files it wrote itself.
   What code learns from ``os.stat`` or ``os.path.exists`` alone is not seen (no audit event).
@@ -18,8 +18,7 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   linking, making folders, truncating, changing modes, owners or times, ``shutil``'s copies,
   moves and archives. The call raises ``PermissionError`` in the lesson's code, at its line.
   ``private`` paths (the site and the cache, which the build itself writes while pages run)
-  may not be read or listed either: what code would read there depends on timing, and the
-  cache is lessonkit's alone.
+  may not be read or listed either: what code would read there depends on timing.
 - **What the hook cannot see.** A subprocess, or C code called through ``ctypes``, writes
   without an audit event. So when the page starts one (its audit event comes first), the
   ``watched`` trees (the docs, ``mkdocs.yml`` and the site, which nothing else writes while
@@ -124,7 +123,7 @@ class FileWatch:
 
     def problems(self, program: Program | None = None) -> list[Problem]:
         """A problem when a process or C code the page started changed a watched tree (empty
-        otherwise), at the line that started it."""
+        otherwise), at the line that started it (``program``: unused, the runner passes it)."""
         if not self._changes or self._escape is None:
             return []
         shown = ", ".join(f"{verb} {self._label(path)}" for verb, path in self._changes[:3])

