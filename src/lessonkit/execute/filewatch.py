@@ -180,7 +180,7 @@ class FileWatch:
             return
         base = _fd_path(dir_fd) if isinstance(dir_fd, int) and dir_fd >= 0 else None
         if path is None or (isinstance(dir_fd, int) and dir_fd >= 0 and base is None):
-            return  # nothing to resolve against: the snapshot still sees what happens
+            return  # nothing to resolve against (no /proc): let it through
         text = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
         self._refuse_change(os.path.join(base, text) if base else os.path.abspath(text), verb)
 
