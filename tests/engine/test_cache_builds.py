@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 from lessonkit.core.settings import Settings
-from lessonkit.execute.cache import SECRET
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.program import parse_program
 
@@ -118,7 +117,6 @@ def test_a_serve_rebuild_prunes_nothing_a_full_build_prunes_what_it_did_not_use(
     assert len(_backdated(tmp_path)) == 2
     _build(tmp_path, {"a.md": pages["a.md"]}, prune=True)
     assert len(list(tmp_path.glob("*.json"))) == 1
-    assert (tmp_path / SECRET).is_file()
 
 
 HOOK = """\
@@ -129,7 +127,6 @@ import sys
 WORKER_CODE = (
     "concurrent.futures",
     "concurrent.futures.thread",
-    "lessonkit.execute.imports",
     "lessonkit.execute.worker",
     "lessonkit.execute.zygote",
 )
@@ -145,8 +142,7 @@ def on_post_build(config):
 def test_a_warm_build_loads_no_worker_code(tmp_path: Path, mkdocs_build) -> None:
     # A warm build runs no page: it pays for no process machinery, nor for the threads that
     # wait for pages' runs, nor for futures (a cached result is Ready: build speed at 20 pages),
-    # nor for the import recorder (entries are checked with execute/unchanged.py); the first
-    # build, which runs one, shows the hook would see it.
+    # the first build, which runs one, shows the hook would see it.
     (tmp_path / "docs").mkdir()
     (tmp_path / "mkdocs.yml").write_text(CONFIG + "hooks: [hook.py]\n")
     (tmp_path / "hook.py").write_text(HOOK)
@@ -159,7 +155,6 @@ def test_a_warm_build_loads_no_worker_code(tmp_path: Path, mkdocs_build) -> None
     first = [
         "concurrent.futures",
         "concurrent.futures.thread",
-        "lessonkit.execute.imports",
         "lessonkit.execute.worker",
         "lessonkit.execute.zygote",
     ]

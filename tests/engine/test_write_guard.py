@@ -1,21 +1,21 @@
 """Lesson code cannot change the docs, mkdocs.yml, the site or the cache by any route.
 
 Every file function the audit hook sees is refused at the lesson's line; what it cannot see (a
-subprocess, C code) is found by comparing the sources before and after the page, and fails it.
+subprocess, C code through ctypes) is found by comparing the docs, mkdocs.yml and the site
+before it starts and after the page, and fails it.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from lessonkit.execute import filewatch, inotify
+from lessonkit.execute import filewatch
+from lessonkit.execute.engine import Engine
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
@@ -34,7 +34,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("<p>built</p>")
     (tmp_path / ".lessonkit" / "cache").mkdir(parents=True)
-    (tmp_path / ".lessonkit" / "cache" / "secret").write_text("0" * 64)
+    (tmp_path / ".lessonkit" / "cache" / "entry.json").write_text("{}")
     work = tmp_path / "work"
     work.mkdir()
     (work / "mine.txt").write_text("the page's own file\n")
@@ -46,7 +46,7 @@ def _watch(project: Path) -> FileWatch:
     """The watch the engine sets up for a page of this site."""
     docs, config = project / "docs", project / "mkdocs.yml"
     private = [project / "site", project / ".lessonkit" / "cache"]
-    return FileWatch([docs, config], [docs, config, *private], private)
+    return FileWatch([docs, config, project / "site"], [docs, config, *private], private)
 
 
 def _state(project: Path) -> dict[str, tuple[int, int, bytes]]:
@@ -124,11 +124,11 @@ def test_every_route_into_the_sources_is_refused_at_its_line(project: Path, code
 @pytest.mark.parametrize(
     "code",
     [
-        'open(here.parent / ".lessonkit" / "cache" / "secret").read()',
+        'open(here.parent / ".lessonkit" / "cache" / "entry.json").read()',
         'import os\nos.listdir(here.parent / ".lessonkit" / "cache")',
         'open(here.parent / "site" / "index.html").read()',
     ],
-    ids=["the cache's secret", "the cache's listing", "the site being built"],
+    ids=["a cache entry", "the cache's listing", "the site being built"],
 )
 def test_code_may_not_read_the_cache_or_the_site(project: Path, code: str) -> None:
     [problem] = _run(project, code).problems
@@ -199,43 +199,6 @@ def test_c_code_deleting_a_page_through_ctypes_is_found(project: Path) -> None:
     assert problem.line == 5 and "C code (ctypes)" in problem.hint
 
 
-def _run_while_another_program_edits(project: Path, code: str = "", edit: str = ""):
-    """The problems of a page running ``code`` while another program runs ``edit`` (a shell
-    command; by default it appends to a page): once ``code`` ran, the page says so and waits
-    until the edit is made, so the edit falls inside the page's run however loaded the
-    machine is."""
-    work = project / "work"  # the page's working folder
-    edit = edit or f"echo edited >> {project / 'docs' / 'page.md'}"
-    later = subprocess.Popen(
-        [
-            "sh",
-            "-c",
-            f"until [ -e {work / 'started'} ]; do sleep 0.01; done; {edit}; "
-            f"touch {work / 'edited'}",
-        ]
-    )
-    wait = (
-        "import os, time\nopen('started', 'w').close()\ndeadline = time.monotonic() + 60\n"
-        "while not os.path.exists('edited') and time.monotonic() < deadline:\n"
-        "    time.sleep(0.01)"
-    )
-    try:
-        return _run(project, f"{code}\n{wait}" if code else wait).problems
-    finally:
-        later.kill()  # done by now, unless the page failed before it started waiting
-        later.wait()
-
-
-def test_a_change_nothing_in_the_page_started_is_blamed_on_its_first_block(
-    project: Path,
-) -> None:
-    """Another program (an editor, another page's subprocess) changed the docs meanwhile: the
-    page still fails (its output may have read half an edit), with a hint saying so."""
-    [problem] = _run_while_another_program_edits(project)
-    assert problem.line == 3 and problem.message.endswith("changed docs/page.md")
-    assert "another program" in problem.hint
-
-
 def test_an_idle_watch_costs_little_and_sees_nothing(project: Path) -> None:
     watch = _watch(project)
     with watch.active():
@@ -247,136 +210,45 @@ def test_an_idle_watch_costs_little_and_sees_nothing(project: Path) -> None:
     assert time.perf_counter() - start < 0.5
 
 
-def _need_inotify() -> None:
-    probe = filewatch.Inotify.start()
-    if probe is None:
-        pytest.skip("no inotify here: every page walks the sources")
-    probe.close()
+def test_a_page_that_starts_no_process_walks_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    walks: list[str] = []
+    real = filewatch._snapshot
+    monkeypatch.setattr(filewatch, "_snapshot", lambda root: walks.append(root) or real(root))
+    assert _run(project, "x = open(here / 'page.md').read()").ok
+    assert walks == []
+    [problem] = _run(
+        project, "import subprocess\nsubprocess.run(['true'])\nopen(here / 'x', 'w')"
+    ).problems
+    assert problem.message.startswith("PermissionError")
+    assert len(walks) == 6  # the docs, mkdocs.yml and the site: before the process, at the end
 
 
 @pytest.fixture
-def kept(project: Path):
-    """The worker's kept snapshots of the project's sources (Linux: inotify tells when they
-    are out of date); dropped after the test."""
-    _need_inotify()
-    sources = [project / "docs", project / "mkdocs.yml"]
-    filewatch.keep_snapshots(sources)
-    yield sources
-    if filewatch._kept is not None:
-        filewatch._kept.inotify.close()
-        filewatch._kept = None
-
-
-def test_a_page_starts_from_the_kept_snapshots_and_walks_only_after_a_change(
-    project: Path, kept: list[Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    walks = []
-    real_snapshot = filewatch._snapshot
-    monkeypatch.setattr(
-        filewatch, "_snapshot", lambda root: walks.append(root) or real_snapshot(root)
+def engine(project: Path):
+    engine = Engine(
+        project / ".lessonkit" / "cache",
+        workers=1,
+        timeout=30,
+        docs_dir=project / "docs",
+        sources=(project / "mkdocs.yml",),
+        private=(project / "site",),
     )
-    assert _run(project, "x = 1").ok and walks == []
-    [problem] = _run_while_another_program_edits(project)
-    assert problem.line == 3 and problem.message.endswith("changed docs/page.md")
-    assert len(walks) == 2  # the docs and mkdocs.yml, once, at the page's end
+    yield engine
+    engine.close()
 
 
-def test_a_change_between_pages_is_no_later_page_s_and_new_folders_are_watched(
-    project: Path, kept: list[Path]
+@pytest.mark.parametrize("shown", ["site/index.html", "docs/page.md"])
+def test_a_subprocess_writing_into_the_site_or_the_docs_fails_the_page(
+    engine: Engine, project: Path, shown: str
 ) -> None:
-    (project / "docs" / "new").mkdir()  # an editor, between two pages
-    (project / "docs" / "page.md").write_text("# Edited\n")
-    filewatch.keep_snapshots(kept)  # the worker, before the next page
-    assert _run(project, "x = 1").ok
-    filewatch.keep_snapshots(kept)
-    code = (
-        "import subprocess\n"
-        "subprocess.run(['sh', '-c', 'echo x > ../docs/new/made.md'], check=True)"
-    )
-    [problem] = _run(project, code).problems
-    assert problem.line == 5 and problem.message.endswith("created docs/new/made.md")
-    filewatch.keep_snapshots(kept)
-    edit = f"echo x > {project / 'docs' / 'new' / 'b.md'}"
-    [problem] = _run_while_another_program_edits(project, edit=edit)
-    assert problem.message.endswith("created docs/new/b.md")  # found in a folder made later
-
-
-def test_c_code_writing_with_kept_snapshots_is_found(project: Path, kept: list[Path]) -> None:
-    if sys.platform != "linux":
-        pytest.skip("calls the C library by its Linux name")
-    code = "import ctypes\nlibc = ctypes.CDLL(None)\nlibc.unlink(bytes(here / 'page.md'))"
-    [problem] = _run(project, code).problems
-    assert problem.message.endswith("deleted docs/page.md")
-
-
-def test_when_the_system_refuses_a_watch_every_page_walks(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _need_inotify()
-
-    def refuse(self, folders):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(filewatch.Inotify, "add", refuse)
-    monkeypatch.setattr(filewatch, "_kept", None)
-    monkeypatch.setattr(filewatch, "_refused_watch", False)
-    filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
-    assert filewatch._kept is None and filewatch._refused_watch  # no more tries
-    [problem] = _run_while_another_program_edits(project)
-    assert problem.message.endswith("changed docs/page.md")
-
-
-def test_a_page_that_puts_a_pipe_at_the_watch_s_descriptor_walks(
-    project: Path, kept: list[Path]
-) -> None:
-    fd = filewatch._kept.inotify.fd
-    code = f"import os\nread, write = os.pipe()\nos.dup2(read, {fd})"
-    [problem] = _run_while_another_program_edits(project, code)
-    assert problem.message.endswith("changed docs/page.md")
-
-
-def test_folders_that_keep_appearing_do_not_hold_the_worker(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _need_inotify()
-    made = []
-    real_snapshot = filewatch._snapshot
-
-    def busy(root: str):  # another program makes a folder in the docs during every walk
-        if root.endswith("docs"):
-            made.append(project / "docs" / f"tmp{len(made)}")
-            made[-1].mkdir()
-        return real_snapshot(root)
-
-    monkeypatch.setattr(filewatch, "_snapshot", busy)
-    monkeypatch.setattr(filewatch, "_kept", None)
-    try:
-        filewatch.keep_snapshots([project / "docs", project / "mkdocs.yml"])
-        assert 1 < len(made) < 10 and filewatch._kept.snapshots is None  # the page walks
-    finally:
-        if filewatch._kept is not None:
-            filewatch._kept.inotify.close()
-            filewatch._kept = None
-
-
-def test_on_a_filesystem_another_machine_changes_every_page_walks(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An edit made on the other side of NFS, 9p (WSL's Windows drives) or FUSE comes with no
-    event: a kept snapshot would be out of date, and the edit blamed on a later page."""
-    _need_inotify()
-    monkeypatch.setattr(filewatch, "_kept", None)
-    monkeypatch.setattr(filewatch, "_refused_watch", False)
-    monkeypatch.setattr(inotify, "_LOCAL", frozenset(), raising=False)  # no filesystem is local
-    sources = [project / "docs", project / "mkdocs.yml"]
-    try:
-        filewatch.keep_snapshots(sources)
-        (project / "docs" / "page.md").write_text("# Edited on the host\n")  # between pages
-        if filewatch._kept is not None:
-            filewatch._kept.inotify.drain()  # what the other machine's edit gives: no event
-        filewatch.keep_snapshots(sources)
-        assert _run(project, "import subprocess\nsubprocess.run(['true'], check=True)").ok
-    finally:
-        if filewatch._kept is not None:
-            filewatch._kept.inotify.close()
-            filewatch._kept = None
+    """The site is published as it is: what a page's subprocess writes there (where the audit
+    hook does not see it) fails the page, in a real worker as the build runs it."""
+    target = project / shown
+    code = f"import subprocess\nsubprocess.run(['sh', '-c', 'echo forged > {target}'])"
+    text = f"# Page\n\n```python exec\n{code}\n```\n"
+    result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
+    [problem] = result.problems
+    assert problem.line == 5 and problem.message.endswith(f"changed {shown}"), problem
+    assert "the process started here wrote there" in problem.hint

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 from lessonkit.execute.cache import Cache, still_current
+from lessonkit.execute.imports import machinery_digest
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.unchanged import remembered_machinery_digest
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -136,13 +136,7 @@ class Engine:
 
     def key(self, program: Program) -> str:
         if self._machinery is None:  # once per engine: a serve's rebuilds keep it too
-            folder = self.cache.folder if self.cache else None
-            if folder:
-                self._machinery = remembered_machinery_digest(folder)
-            else:  # no cache folder: nothing to remember it in
-                from lessonkit.execute.imports import machinery_digest
-
-                self._machinery = machinery_digest()
+            self._machinery = machinery_digest()
         return program.key(self._machinery)
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Outcome:
@@ -273,7 +267,7 @@ class Engine:
             display_path,
             source_text,
             page_dir,
-            watched=sources,
+            watched=(*sources, *self.private),
             protected=(*sources, *private),
             private=private,
         )

