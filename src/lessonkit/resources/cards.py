@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from html import escape
 from typing import Any
-from urllib.parse import urlparse
 
 import yaml
 
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import key_line, split_source
+from lessonkit.core.urls import scheme
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("Video", "Tool", "Article", "Paper", "Book", "Course")
@@ -68,7 +68,7 @@ def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
             line = where.entry(number, "kind")
             problems.append(Problem(f"{name} has kind {item['kind']!r}", line, hint))
         url = str(item.get("url") or "")
-        if url and urlparse(url).scheme not in ("http", "https"):
+        if url and scheme(url) not in ("http", "https"):
             line = where.entry(number, "url")
             problems.append(Problem(f"{name} url {url!r} is not http(s)", line, "use https://"))
     return problems
