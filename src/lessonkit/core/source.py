@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import re
 import reprlib
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -51,6 +52,45 @@ class Split(Record):
     """How many lines precede the body."""
     front_matter: str | None
     """The YAML between the ``---`` lines, unread; None when the page has none."""
+
+
+def read_source(file: Path, where: str) -> str:
+    """The text of the lesson source ``file`` (UTF-8, a byte-order mark dropped); LessonError
+    naming ``where``, and the line of the first byte that is not UTF-8, when it cannot be read.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     file = Path(folder, "a.md")
+    ...     _ = file.write_bytes(b"# Caf\\xc3\\xa9\\n\\nna\\xefve\\n")
+    ...     read_source(file, "docs/a.md")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: docs/a.md:3: error: the file is not UTF-8 text: byte \
+0xef at column 3 of line 3 is not UTF-8
+      hint: save the file as UTF-8 (in an editor: save with encoding UTF-8; or iconv -f latin1 \
+-t utf-8 FILE)
+    """
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        message = f"cannot read the file: {error.strerror or error}"
+        raise LessonError([Problem(message, path=where)]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = (
+            len(data[data.rfind(b"\n", 0, error.start) + 1 : error.start].decode(errors="replace"))
+            + 1
+        )
+        message = (
+            f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} at column {column} of "
+            f"line {line} is not UTF-8"
+        )
+        hint = (
+            "save the file as UTF-8 (in an editor: save with encoding UTF-8; or iconv -f latin1 "
+            "-t utf-8 FILE)"
+        )
+        raise LessonError([Problem(message, line, hint, path=where)]) from None
 
 
 def split_source(text: str) -> Split:
