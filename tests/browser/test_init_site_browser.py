@@ -35,7 +35,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def init_url(request, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """An init site built by one host, served on localhost; its base URL."""
     site = tmp_path_factory.mktemp(request.param) / "my-lessons"
-    assert main(["init", str(site)]) == 0
+    assert main(["init", str(site), "--repo-url", "https://github.com/me/lessons"]) == 0
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     command = BUILDS[request.param]
@@ -78,11 +78,15 @@ def test_mark_as_done_works_on_an_init_site(tab, init_url: str) -> None:
     assert tab.errors == []
 
 
-def test_the_quiz_answers_on_an_init_site(tab, init_url: str) -> None:
+def test_every_script_feature_runs_on_an_init_site(tab, init_url: str) -> None:
+    """The quiz answers, glossary terms open on a tap, sections get their report links."""
     tab.goto(init_url + "first-lesson/")
     quiz = tab.locator(".lk-quiz").first
     quiz.locator(".lk-quiz__option input").first.check()
     assert quiz.locator(".lk-quiz__feedback").inner_text().strip() != ""
+    assert tab.locator(".lk-quiz-result").is_visible()
+    assert tab.locator(".lk-term[data-lk-ready]").count() == tab.locator(".lk-term").count() > 0
+    assert tab.locator("h2 .lk-report__section").count() >= 2
     assert tab.errors == []
 
 
