@@ -145,7 +145,7 @@ line, # ---) is never closed
     try:
         return _plain(jupytext.reads(text, fmt="py:percent"))
     except Exception as error:  # jupytext raises what its parsers (and nbformat) raise
-        detail = (str(error).strip().split("\n") or [""])[0][:100] or type(error).__name__
+        detail = str(error).strip().split("\n")[0][:100] or type(error).__name__
         line = _refused_at(lines)
         raise LessonError(
             [Problem(f"jupytext cannot read this cell: {detail}", line, _SCRIPT_HINT, path=where)]
