@@ -48,3 +48,28 @@ def test_it_prints_to_pdf(page, site_url: str, tmp_path: Path) -> None:
     for title in LESSONS.values():
         assert title in text
     assert page.console_errors == []
+
+
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const cut = [];
+  for (const el of document.querySelectorAll("article *")) {
+    if (el.closest(".lk-visually-hidden")) continue; // clipped on purpose, for screen readers
+    const style = getComputedStyle(el);
+    const scrolls = style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1;
+    if (scrolls || el.getBoundingClientRect().right > width + 1) {
+      cut.push(`${el.tagName} ${el.textContent.trim().slice(0, 40)}`);
+    }
+  }
+  return cut;
+}"""
+
+
+def test_in_print_nothing_hides_behind_a_scrollbar(page, site_url: str) -> None:
+    """Printed, every table and figure fits the paper's width: nothing scrolls, nothing is cut
+    (the real-model page's 8-column similarity table printed with a scrollbar)."""
+    page.set_viewport_size({"width": 700, "height": 1000})  # A4's printable width, near enough
+    page.goto(site_url + "print/")
+    page.emulate_media(media="print")
+    assert page.locator("article table").count() > 10
+    assert page.evaluate(CUT_OFF) == []

@@ -1,5 +1,11 @@
 """Check a lesson's front matter: a title, a description, each feature's keys, and no other key.
 
+One schema, run by ``lessonkit check`` and every build alike (the check recipe): ``title`` and
+``description`` are text of bounded length (:data:`TEXT_KEYS`), ``notebook`` and ``path`` are
+true or false (:data:`FLAG_KEYS`), ``resources`` are checked by their feature, and the whole front
+matter is bounded once YAML's aliases are expanded (:data:`~lessonkit.core.source.SIZE_LIMIT`: a
+250-byte alias bomb would otherwise make a page, or an error line, of 25 MB).
+
 A key nothing reads is a typo until a site says otherwise (``notebok: true`` would silently give
 no notebook, ``resource:`` no cards): the keys a page may have are lessonkit's, those MkDocs and
 Material for MkDocs read (:data:`KNOWN_KEYS`), and the site's own ``front_matter_keys`` option.
@@ -14,8 +20,14 @@ from typing import Any
 from lessonkit.core.fences import mask_code
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
-from lessonkit.core.source import key_line, split_source
-from lessonkit.notebooks.checks import notebook_problems
+from lessonkit.core.source import (
+    SIZE_LIMIT,
+    expanded_size,
+    key_line,
+    shown,
+    split_source,
+    text_problem,
+)
 from lessonkit.resources.cards import check_resources
 
 _H1 = lazy(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
@@ -46,6 +58,13 @@ KNOWN_KEYS: dict[str, tuple[str, ...]] = {
 }
 """The front matter keys a page may have on any lessonkit site, by who reads them (``title``:
 MkDocs and Material too; ``description``: Material's ``<meta>`` and search)."""
+TEXT_KEYS = {"title": 200, "description": 500}
+"""lessonkit's keys whose value is text, and how many characters it may have."""
+FLAG_KEYS = {
+    "notebook": "offer the page as a Jupyter notebook (.ipynb) beside it",
+    "path": "put the page on the learning path (progress, the printable path)",
+}
+"""lessonkit's keys whose value is true or false, and what true does."""
 ALL_KNOWN = tuple(key for keys in KNOWN_KEYS.values() for key in keys)
 _TOP_KEY = lazy(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
 """A top-level ``key:`` line of the front matter's YAML (at column 0)."""
@@ -58,8 +77,9 @@ FRONT_MATTER_HINT = (
 def front_matter_problems(
     meta: dict[str, Any], text: str, body: str = "", extra_keys: Iterable[str] = ()
 ) -> list[Problem]:
-    """A missing or empty ``title`` (error), a missing ``description`` (warning), resources,
-    ``notebook``, and every key nothing reads (``extra_keys``: the site's own).
+    """Front matter too large (then nothing else), a missing or empty ``title`` (error), a
+    missing ``description`` (warning), each of lessonkit's keys against its type and length,
+    resources, and every key nothing reads (``extra_keys``: the site's own).
 
     A page without a ``title`` key takes its title from its first h1 (as MkDocs does); only a
     page with neither has no title.
@@ -71,20 +91,20 @@ def front_matter_problems(
     >>> len(front_matter_problems({}, "", "```python\\n# a comment\\n```\\n"))
     1
     """
+    if too_large := size_problems(meta, text):
+        return too_large  # nothing else may show or copy a value that large
     problems = []
-    title = meta.get("title")
     if "title" not in meta and not _H1.search(mask_code(body)):
-        problems.append(
-            Problem(
-                "the page has no title in its front matter",
-                1,
-                FRONT_MATTER_HINT,
-            )
-        )
-    elif "title" in meta and (not isinstance(title, str) or not title.strip()):
+        problems.append(Problem("the page has no title in its front matter", 1, FRONT_MATTER_HINT))
+    for key, limit in TEXT_KEYS.items():
+        value = meta.get(key)
+        if value not in (None, "") and (found := text_problem(key, value, limit)):
+            problems.append(found._replace(line=key_line(text, key)))
+    title = meta.get("title", "-")
+    if title is None or (isinstance(title, str) and not title.strip()):
         line = key_line(text, "title")
         problems.append(Problem("title must be non-empty text", line, "write title: The title"))
-    if "title" in meta and not str(meta.get("description") or "").strip():
+    if "title" in meta and meta.get("description") in (None, ""):
         problems.append(
             Problem(
                 "the page has no description",
@@ -94,8 +114,35 @@ def front_matter_problems(
                 severity="warning",
             )
         )
+    for key, does in FLAG_KEYS.items():
+        if not isinstance(value := meta.get(key, False), bool):
+            message = f"{key} must be true or false, not {shown(value)}"
+            problems.append(Problem(message, key_line(text, key), f"write {key}: true to {does}"))
     problems += key_problems(meta, text, extra_keys)
-    return problems + check_resources(meta, text) + notebook_problems(meta, text)
+    return problems + check_resources(meta, text)
+
+
+def size_problems(meta: dict[str, Any], text: str) -> list[Problem]:
+    """An error at the first key whose value makes the front matter hold more than
+    :data:`~lessonkit.core.source.SIZE_LIMIT` values and characters, aliases expanded.
+
+    >>> text = "---\\ntitle: T\\ntags: &a [*a]\\n---\\n"
+    >>> tags: list = []
+    >>> tags.append(tags)
+    >>> [(p.line, p.message[:36]) for p in size_problems({"title": "T", "tags": tags}, text)]
+    [(3, "front matter key 'tags' is too large")]
+    """
+    budget = SIZE_LIMIT
+    for key, value in meta.items():
+        budget -= expanded_size(value, budget)
+        if budget < 0:
+            message = (
+                f"front matter key {shown(key)} is too large: more than {SIZE_LIMIT:,} values "
+                "and characters once YAML's aliases (*name) are expanded"
+            )
+            hint = "write the values out; an alias that repeats others in turn repeats millions"
+            return [Problem(message, key_line(text, str(key)), hint)]
+    return []
 
 
 def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()) -> list[Problem]:
@@ -124,7 +171,7 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
             "path), those MkDocs and Material read (template, hide, icon, status, subtitle, tags, "
             "search, ...); a site allows others with the lessonkit option front_matter_keys"
         )
-        message = f"unknown front matter key {str(key)!r}"
+        message = f"unknown front matter key {shown(str(key))}"
         problems.append(Problem(message, key_line(text, str(key)), hint))
     return problems + _repeated_keys(text)
 

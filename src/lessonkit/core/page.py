@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.records import Record
-from lessonkit.core.source import normalized, read_front_matter, split_source
+from lessonkit.core.source import normalized, read_front_matter, read_source, split_source
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
@@ -120,11 +120,7 @@ class Page:
     @classmethod
     def read(cls, file: Path, path: str, where: str) -> Page:
         """Read ``file``; LessonError naming it when it cannot be read as UTF-8 text."""
-        try:
-            text = file.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            raise LessonError([Problem(f"cannot read the file: {error}", path=where)]) from None
-        return cls(text, path, where, file)
+        return cls(read_source(file, where), path, where, file)
 
     @cached_property
     def meta(self) -> dict[str, Any]:

@@ -19,7 +19,10 @@ and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank
 
 from __future__ import annotations
 
+import datetime
 import re
+import reprlib
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -49,6 +52,45 @@ class Split(Record):
     """How many lines precede the body."""
     front_matter: str | None
     """The YAML between the ``---`` lines, unread; None when the page has none."""
+
+
+def read_source(file: Path, where: str) -> str:
+    """The text of the lesson source ``file`` (UTF-8, a byte-order mark dropped); LessonError
+    naming ``where``, and the line of the first byte that is not UTF-8, when it cannot be read.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     file = Path(folder, "a.md")
+    ...     _ = file.write_bytes(b"# Caf\\xc3\\xa9\\n\\nna\\xefve\\n")
+    ...     read_source(file, "docs/a.md")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: docs/a.md:3: error: the file is not UTF-8 text: byte \
+0xef at column 3 of line 3 is not UTF-8
+      hint: save the file as UTF-8 (in an editor: save with encoding UTF-8; or iconv -f latin1 \
+-t utf-8 FILE)
+    """
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        message = f"cannot read the file: {error.strerror or error}"
+        raise LessonError([Problem(message, path=where)]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = (
+            len(data[data.rfind(b"\n", 0, error.start) + 1 : error.start].decode(errors="replace"))
+            + 1
+        )
+        message = (
+            f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} at column {column} of "
+            f"line {line} is not UTF-8"
+        )
+        hint = (
+            "save the file as UTF-8 (in an editor: save with encoding UTF-8; or iconv -f latin1 "
+            "-t utf-8 FILE)"
+        )
+        raise LessonError([Problem(message, line, hint, path=where)]) from None
 
 
 def split_source(text: str) -> Split:
@@ -138,6 +180,72 @@ def _unreadable_value_line(yaml_text: str) -> int:
     finally:
         loader.dispose()
     return 2
+
+
+SIZE_LIMIT = 100_000
+"""How much front matter may hold, values and characters counted, once YAML's aliases are
+expanded: far above any page's, far below the millions 250 bytes of nested aliases make."""
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = 60
+
+
+def shown(value: Any) -> str:
+    """``value`` for a message: its ``repr``, cut short however large it is.
+
+    >>> shown("x" * 100)[-8:], shown(list(range(100)))
+    ("xxxxx...'", '[0, 1, 2, 3, 4, 5, ...]')
+    """
+    return _SHOWN.repr(value)
+
+
+def expanded_size(value: Any, limit: int = SIZE_LIMIT) -> int:
+    """How many values and characters ``value`` holds, each alias counted where it is used;
+    the count stops once it passes ``limit`` (an alias may even hold itself).
+
+    >>> expanded_size({"title": "T", "tags": ["a", "bc"]})
+    20
+    >>> bomb = ["lol"] * 9
+    >>> for _ in range(6):
+    ...     bomb = [bomb] * 9
+    >>> expanded_size(bomb) > SIZE_LIMIT
+    True
+    """
+    size, stack = 0, [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        size += 1
+        if isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str):
+            size += len(item)
+    return size
+
+
+def text_problem(name: str, value: Any, limit: int) -> Problem | None:
+    """Why ``value`` is not the text of at most ``limit`` characters that ``name`` must be
+    (line unset); None when it is.
+
+    >>> print(text_problem("title", datetime.date(2024, 1, 2), 200).format())
+    <markdown>: error: title must be text, not a date (2024-01-02)
+      hint: put it in quotes, title: "2024-01-02", so YAML reads it as text
+    >>> text_problem("note", "x" * 501, 500).message
+    'note is 501 characters long, more than 500'
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return None
+        hint = f"say it in at most {limit} characters"
+        return Problem(f"{name} is {len(value)} characters long, more than {limit}", hint=hint)
+    kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
+    kinds |= {dict: "a mapping", datetime.date: "a date", datetime.datetime: "a date"}
+    kind = kinds.get(type(value), type(value).__name__)
+    if kind in ("true or false", "a number", "a date"):
+        written = str(value).lower() if isinstance(value, bool) else str(value)
+        hint = f'put it in quotes, {name}: "{written}", so YAML reads it as text'
+        return Problem(f"{name} must be text, not {kind} ({written})", hint=hint)
+    return Problem(f"{name} must be text, not {kind} {shown(value)}", hint="write one line of text")
 
 
 def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:

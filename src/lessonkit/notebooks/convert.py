@@ -75,8 +75,10 @@ REFUSED_TAGS = {
 IGNORED_METADATA = frozenset(
     {"tags", "collapsed", "scrolled", "editable", "deletable", "execution", "ExecuteTime"}
     | {"vscode", "slideshow", "trusted", "id", "name", "jp-MarkdownHeadingCollapsed"}
+    | {"lines_to_next_cell", "lines_to_end_of_cell_marker", "cell_marker", "region_name"}
 )
-"""Cell metadata editors write for themselves; it does not change what a page shows."""
+"""Cell metadata editors (and jupytext, to write a script back as it was) keep for themselves;
+it does not change what a page shows."""
 JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"output": "none"}}
 """JupyterLab's ``jupyter`` cell metadata (a collapsed input or output) as block options."""
 
@@ -100,12 +102,7 @@ lessonkit reads: it reads nbformat 4
       hint: convert it: jupyter nbconvert --to notebook --nbformat 4 --inplace docs/a.ipynb
     """
     if percent:
-        import jupytext
-
-        try:
-            return _plain(jupytext.reads(text, fmt="py:percent"))
-        except Exception as error:  # jupytext raises what its parsers raise
-            raise LessonError([Problem(f"jupytext cannot read it: {error}", path=where)]) from None
+        return _read_script(text, where)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -120,6 +117,66 @@ lessonkit reads: it reads nbformat 4
         raise LessonError([Problem(message, hint=hint, path=where)])
     _validate(data, where)
     return data
+
+
+_SCRIPT_HINT = (
+    'a cell begins with a line "# %%", "# %% [markdown]" or "# %% tags=[\\"hide-input\\"]" '
+    "(jupytext's percent format)"
+)
+
+
+def _read_script(text: str, where: str) -> dict[str, Any]:
+    """A jupytext percent script as a notebook; LessonError at the line of what jupytext cannot
+    read: an unclosed ``# ---`` header, or the cell whose ``# %%`` line or content it refuses.
+
+    >>> _read_script("# ---\\n# title: T\\n\\n# %%\\nx = 1\\n", "a.py")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: a.py:1: error: the script's header (from its first \
+line, # ---) is never closed
+      hint: end the header with a line # --- before the first cell
+    """
+    import jupytext
+
+    lines = text.split("\n")
+    first = 1 if lines[0].startswith("#!") else 0
+    if lines[first].rstrip() == "# ---" and _header_end(lines, first) is None:
+        message = "the script's header (from its first line, # ---) is never closed"
+        hint = "end the header with a line # --- before the first cell"
+        raise LessonError([Problem(message, first + 1, hint, path=where)])
+    try:
+        return _plain(jupytext.reads(text, fmt="py:percent"))
+    except Exception as error:  # jupytext raises what its parsers (and nbformat) raise
+        detail = str(error).strip().split("\n")[0][:100] or type(error).__name__
+        line = _refused_at(lines)
+        raise LessonError(
+            [Problem(f"jupytext cannot read this cell: {detail}", line, _SCRIPT_HINT, path=where)]
+        ) from None
+
+
+def _header_end(lines: list[str], first: int) -> int | None:
+    """The index of the line closing a ``# ---`` header opened at ``lines[first]`` (None if the
+    header's comment lines end, or a cell begins, before one does)."""
+    for index in range(first + 1, len(lines)):
+        line = lines[index]
+        if line.rstrip() == "# ---":
+            return index
+        if not line.startswith("#") or _MARKER.match(line):
+            return None
+    return None
+
+
+def _refused_at(lines: list[str]) -> int:
+    """The file line of the first cell marker (1: the header) from which on jupytext refuses
+    the script: the first one whose cell, added to the cells before, makes it fail."""
+    import jupytext
+
+    markers = [n for n, line in enumerate(lines) if _MARKER.match(line)]
+    for start, end in zip([0, *markers], [*markers, len(lines)], strict=True):
+        try:
+            jupytext.reads("\n".join(lines[:end]), fmt="py:percent")
+        except Exception:
+            return start + 1
+    return 1
 
 
 def _validate(data: dict[str, Any], where: str) -> None:
@@ -188,19 +245,28 @@ _MARKER = lazy(r"# %%(?:\s|$)")
 
 def script_starts(text: str, nb: Mapping[str, Any]) -> list[int] | None:
     """The file line each cell of ``nb`` begins at in the percent script ``text`` it was read
-    from (a header read as the front matter's raw cell begins at line 1); None when the cells
-    and the markers do not pair up (then problems name cells).
+    from (a header read as the front matter's raw cell begins at line 1; what comes before the
+    first marker, jupytext's cell without one, at its first line); None when the cells and the
+    markers do not pair up (then problems name cells).
 
     >>> script = "# ---\\n# title: T\\n# ---\\n\\n# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n"
     >>> script_starts(script, {"cells": [{"cell_type": "raw"}, {}, {}]})
     [1, 6, 9]
+    >>> script_starts("import os\\n\\n# %%\\nx = 1\\n", {"cells": [{}, {}]})
+    [1, 4]
     """
-    markers = [n for n, line in enumerate(text.split("\n"), 1) if _MARKER.match(line)]
+    lines = text.split("\n")
+    markers = [n for n, line in enumerate(lines, 1) if _MARKER.match(line)]
     cells = list(nb.get("cells", []))
-    header = bool(cells) and cells[0].get("cell_type") == "raw" and text.startswith("# ---")
-    if len(cells) != len(markers) + header:
+    end = _header_end(lines, 0) if lines[0].rstrip() == "# ---" else None
+    header = bool(cells) and cells[0].get("cell_type") == "raw" and end is not None
+    before = len(cells) - len(markers) - header  # a cell before the first marker, or none
+    if before not in (0, 1):
         return None
-    return [1] * header + [marker + 1 for marker in markers]
+    after = end + 1 if header and end is not None else 0
+    stop = markers[0] - 1 if markers else len(lines)
+    body = next((n for n in range(after, stop) if lines[n].strip()), after)
+    return [1] * header + [body + 1] * before + [marker + 1 for marker in markers]
 
 
 def convert(nb: Mapping[str, Any]) -> Made:
@@ -236,7 +302,7 @@ def convert(nb: Mapping[str, Any]) -> Made:
                     "make it a Markdown cell, or move the front matter into the first cell",
                 )
         elif kind == "markdown" and body.strip():
-            add(number, body)
+            add(number, _attached(body, cell.get("attachments") or {}, problem))
         elif kind == "code" and body.strip():
             fence = "`" * max(3, _longest_backticks(body) + 1)
             info = "python" if skip else " ".join(["python exec", *_written(options)])
@@ -250,6 +316,45 @@ def convert(nb: Mapping[str, Any]) -> Made:
 
 
 _FRONT_MATTER = lazy(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
+_ATTACHMENT = lazy(r"attachment:([^\s)\"'>]+)")
+"""An image a Markdown cell links to inside the cell (Jupyter's pasted images)."""
+
+
+def _attached(text: str, attachments: Mapping[str, Any], problem: Any) -> str:
+    """``text`` with each ``attachment:NAME`` link made the attached image, as a data URL;
+    ``problem(message, hint)`` is told a name the cell does not hold.
+
+    >>> png = {"x.png": {"image/png": "iVBORw0KGgo="}}
+    >>> _attached("![a](attachment:x.png)", png, print)
+    '![a](data:image/png;base64,iVBORw0KGgo=)'
+    >>> _attached("![a](attachment:y.png)", png, print)
+    the cell links to the attachment 'y.png', which it does not hold \
+(it holds: x.png) paste the image into the cell again in Jupyter
+    '![a](attachment:y.png)'
+    """
+
+    def data_url(m: re.Match[str]) -> str:
+        from urllib.parse import unquote
+
+        bundle = attachments.get(unquote(m[1]))
+        images = [(k, v) for k, v in (bundle or {}).items() if str(k).startswith("image/")]
+        if not images:
+            held = ", ".join(map(str, attachments)) or "none"
+            problem(
+                f"the cell links to the attachment {m[1]!r}, which it does not hold "
+                f"(it holds: {held})",
+                "paste the image into the cell again in Jupyter",
+            )
+            return m[0]
+        mime, data = images[0]
+        data = "".join(data) if isinstance(data, list) else str(data)
+        if mime == "image/svg+xml":  # a text type: nbformat keeps it as text, not base64
+            import base64
+
+            data = base64.b64encode(data.encode()).decode("ascii")
+        return f"data:{mime};base64,{data.strip()}"
+
+    return _ATTACHMENT.sub(data_url, text)
 
 
 def _source(cell: Mapping[str, Any]) -> str:
@@ -282,7 +387,10 @@ def _cell_options(cell: Mapping[str, Any], problem: Any) -> tuple[list[str], dic
     for key, value in metadata.items():
         if key in IGNORED_METADATA:
             continue
-        if key == "jupyter" and isinstance(value, Mapping):
+        if key == "incorrectly_encoded_metadata":  # a "# %%" line's text jupytext cannot read
+            message = f"the metadata on the cell's # %% line cannot be read: {value}"
+            problem(message[:200], _SCRIPT_HINT)
+        elif key == "jupyter" and isinstance(value, Mapping):
             for name, on in value.items():
                 if name in JUPYTER_METADATA and code:
                     options.update(JUPYTER_METADATA[name] if on else {})

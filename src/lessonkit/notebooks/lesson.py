@@ -10,7 +10,7 @@ from typing import Any
 
 from lessonkit.core.page import Page
 from lessonkit.core.patterns import lazy
-from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.source import read_source
 
 PERCENT_HEADER = lazy(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
 """A jupytext percent script's YAML header (the ``format_name`` jupytext writes in it)."""
@@ -76,10 +76,7 @@ def read_lesson(file: Path, path: str, where: str) -> Page:
     if not is_notebook(file):
         return Page.read(file, path, where)
     path = page_path(path)
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LessonError([Problem(f"cannot read the file: {error}", path=where)]) from None
+    text = read_source(file, where)
     from lessonkit.notebooks.convert import convert, parse, script_starts
 
     percent = file.suffix == ".py"

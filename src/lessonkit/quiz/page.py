@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Iterator
@@ -10,12 +11,16 @@ from itertools import takewhile
 
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.urls import HINT, unsafe_scheme
 
 from .check import RE_OPTIONS_LINE, header_problems
 from .rules import NO_QUESTION, PENDING, SEAL_TAG, first_line, problem, quote, text_of
 
 RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
 RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
+RE_QUIZ_HTML = lazy(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
+"""A finished quiz in a page's HTML: its question, options and (in <noscript>) all feedback."""
+RE_URL = lazy(r'\s(?:href|src)="([^"]*)"')
 SKIP = frozenset({"pre", "code", "script", "style"})
 
 
@@ -138,7 +143,24 @@ def _leftover(text: str) -> list[Problem]:
 
 def seal_options(text: str) -> str:
     """Replace each option's feedback placeholder in a page's final HTML by
-    ``<data class="lk-quiz__seal" value=…>``."""
+    ``<data class="lk-quiz__seal" value=…>``; raise LessonError for a link in a quiz whose
+    scheme a browser would run (:mod:`lessonkit.core.urls`): a quiz's feedback is shown by
+    script, where a ``javascript:`` link would run in the reader's page.
+
+    >>> seal_options('<div class="lk-quiz"><a href="JavaScript&#58;x">y</a></noscript>')
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: <markdown>: error: a quiz links to 'JavaScript&#58;x', \
+a javascript: URL a browser would run
+      hint: link with https://, mailto: or a path relative to the page
+    """
+    problems = [
+        Problem(f"a quiz links to {url!r}, a {found}: URL a browser would run", hint=HINT, near=url)
+        for quiz in RE_QUIZ_HTML.finditer(text)
+        for url in RE_URL.findall(quiz[0])
+        if (found := unsafe_scheme(html.unescape(url)))
+    ]
+    if problems:
+        raise LessonError(dict.fromkeys(problems))
 
     def replace(m: re.Match[str]) -> str:
         value = seal(m[1], m[2] == "1", m[3].strip())

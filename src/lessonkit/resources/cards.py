@@ -20,16 +20,20 @@ from __future__ import annotations
 
 from html import escape
 from typing import Any
-from urllib.parse import urlparse
 
 import yaml
 
 from lessonkit.core.problems import Problem
-from lessonkit.core.source import key_line, split_source
+from lessonkit.core.source import key_line, shown, split_source, text_problem
+from lessonkit.core.urls import scheme
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("Video", "Tool", "Article", "Paper", "Book", "Course")
-FIELDS = ("kind", "title", "author", "url", "note")
+LIMITS = {"kind": 20, "title": 200, "author": 200, "url": 2000, "note": 500}
+"""Each field of an entry, and how many characters its text may have."""
+FIELDS = tuple(LIMITS)
+MOST = 50
+"""How many entries a page's "Go deeper" may have."""
 
 
 def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
@@ -49,28 +53,37 @@ def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
     example = "- kind: Video\n  title: ...\n  author: ...\n  url: https://...\n  note: ..."
     if not isinstance(resources, list):
         return [Problem("resources must be a list", where.key(), f"write entries like:\n{example}")]
+    if len(resources) > MOST:
+        message = f"resources has {len(resources)} entries, more than {MOST}"
+        return [Problem(message, where.key(), "keep the few best for this lesson")]
     problems = []
     for number, item in enumerate(resources, 1):
         name = f"resource {number}"
         if not isinstance(item, dict):
             problems.append(Problem(f"{name} is not a mapping", where.entry(number), example))
             continue
-        missing = [f for f in FIELDS if not str(item.get(f) or "").strip()]
+        missing = [f for f in FIELDS if item.get(f) is None or not str(item[f]).strip()]
         if missing:
             message = f"{name} lacks {', '.join(missing)}"
             problems.append(Problem(message, where.entry(number), f"every resource has {FIELDS}"))
         unknown = sorted(set(item) - set(FIELDS), key=str)
         if unknown:
             line = where.entry(number, unknown[0])
-            problems.append(Problem(f"{name} has unknown keys {unknown}", line, f"use {FIELDS}"))
-        if item.get("kind") and item["kind"] not in KINDS:
-            hint = f"kind is one of {', '.join(KINDS)}"
-            line = where.entry(number, "kind")
-            problems.append(Problem(f"{name} has kind {item['kind']!r}", line, hint))
-        url = str(item.get("url") or "")
-        if url and urlparse(url).scheme not in ("http", "https"):
-            line = where.entry(number, "url")
-            problems.append(Problem(f"{name} url {url!r} is not http(s)", line, "use https://"))
+            message = f"{name} has unknown keys {shown(unknown)}"
+            problems.append(Problem(message, line, f"use {FIELDS}"))
+        for field, limit in LIMITS.items():
+            value = item.get(field)
+            if field not in missing and (found := text_problem(f"{name} {field}", value, limit)):
+                problems.append(found._replace(line=where.entry(number, field)))
+            elif field == "kind" and value and value not in KINDS:
+                hint = f"kind is one of {', '.join(KINDS)}"
+                line = where.entry(number, "kind")
+                problems.append(Problem(f"{name} has kind {shown(value)}", line, hint))
+            elif field == "url" and value and scheme(value) not in ("http", "https"):
+                line = where.entry(number, "url")
+                problems.append(
+                    Problem(f"{name} url {shown(value)} is not http(s)", line, "use https://")
+                )
     return problems
 
 

@@ -1,0 +1,33 @@
+"""Which links lessonkit may write: the one rule for every URL an author hands it.
+
+A browser runs ``javascript:`` (and ``data:``, ``vbscript:``...) URLs; it skips whitespace and
+control characters and ignores letter case while reading a scheme, so the rule reads the URL as
+the browser does. Safe: a relative URL, ``http``, ``https`` and ``mailto``.
+
+>>> [unsafe_scheme(u) for u in ("https://x.org", "../a/#b", "mailto:me@x.org", "a:b/c")]
+[None, None, None, 'a']
+>>> [unsafe_scheme(u) for u in (" JavaScript:alert(1)", "java\\tscript:x", "data:text/html,")]
+['javascript', 'javascript', 'data']
+"""
+
+from __future__ import annotations
+
+from lessonkit.core.patterns import lazy
+
+SAFE_SCHEMES = ("http", "https", "mailto")
+HINT = "link with https://, mailto: or a path relative to the page"
+RE_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
+RE_SKIPPED = lazy(r"[\x00-\x20\x7f]+")
+"""What a browser skips before and inside a URL's scheme (space, tab, newline, controls)."""
+
+
+def scheme(url: str) -> str:
+    """The scheme a browser reads at the start of ``url``, lower case ('' for a relative URL)."""
+    m = RE_SCHEME.match(RE_SKIPPED.sub("", url))
+    return m[1].lower() if m else ""
+
+
+def unsafe_scheme(url: str) -> str | None:
+    """The scheme of ``url`` when it is not a safe one (see the module), else None."""
+    found = scheme(url)
+    return found if found and found not in SAFE_SCHEMES else None
