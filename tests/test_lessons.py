@@ -27,3 +27,21 @@ def test_lesson_code_and_doctests_pass(page: Path, tmp_path: Path, monkeypatch) 
         program, display, source_text=lesson.text, page_dir=page.parent, watch=FileWatch([], [DOCS])
     )
     assert result.ok, str(LessonError(lesson.locate(p) for p in result.problems))
+
+
+FIGURES = {
+    "history": 1,  # the cost curve
+    "embeddings": 1,  # the map of word groups
+    "transformers-and-attention": 2,  # the softmax bars, the cost curve
+    "real-model-bank": 4,  # two attention grids, the lean by layer, the similarity by layer
+    "building-blocks/attention-in-numbers": 0,
+}
+"""The figures each page's prose describes. A figure built in a block and never shown (its
+call no longer the block's value) leaves a sentence describing a chart nobody sees."""
+
+
+@pytest.mark.parametrize("page", sorted(FIGURES))
+def test_each_page_shows_the_figures_its_prose_describes(built_site: Path, page: str) -> None:
+    html = (built_site / page / "index.html").read_text(encoding="utf-8")
+    shown = html.count('<figure class="lk-figure"><svg')
+    assert shown == FIGURES[page], f"{page} shows {shown} figures, not {FIGURES[page]}"

@@ -118,3 +118,12 @@ def test_trace_is_frozen() -> None:
 def test_bad_input_gets_a_clear_error(args: tuple, kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         softmax_trace(*args, **kwargs)
+
+
+def test_shares_follow_weight_times_value_not_the_weight() -> None:
+    """Values 0, 20, 30: token 1 has most of the weight and none of the output."""
+    t = softmax_trace([3, 1, 0], [0, 20, 30])
+    assert t.winner == 0 and t.weights[0] > 0.8
+    assert t.shares[0] == 0 and max(t.shares) == t.shares[1]
+    assert t.shares == pytest.approx([0, 2.2839 / 3.5442, 1.2603 / 3.5442], abs=1e-4)
+    assert sum(softmax_trace([3, 1, 0], [-10, 20, 30]).shares) == pytest.approx(1)

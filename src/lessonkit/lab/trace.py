@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["SoftmaxTrace", "attention_trace", "scaled_softmax_trace", "softmax_trace"]
+__all__ = ["SoftmaxTrace", "attention_trace", "scaled_softmax_trace", "shares", "softmax_trace"]
 
 _MAX_EXPONENT = 709.0
 """``math.exp`` overflows above about 709.78; the trace computes raw ``e**score`` as taught."""
@@ -64,6 +64,19 @@ class SoftmaxTrace:
         0
         """
         return max(range(len(self.weights)), key=self.weights.__getitem__)
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """Each token's part of the output: the size of its weight × value over all their sizes.
+
+        The weights say where the token looks; the output is made of weight × value. With values
+        0, 20 and 30, token 1 has most of the weight and none of the output:
+
+        >>> t = softmax_trace([3, 1, 0], [0, 20, 30])
+        >>> t.rounded_weights(), tuple(round(s, 2) for s in t.shares)
+        ((0.84, 0.11, 0.04), (0.0, 0.64, 0.36))
+        """
+        return shares(self.products)
 
     def rounded_weights(self, decimals: int = 2) -> tuple[float, ...]:
         """The weights as a lesson prints them.
@@ -125,6 +138,16 @@ class SoftmaxTrace:
         total += [fixed(self.total), fixed(math.fsum(self.weights)), "", fixed(self.output)]
         lines.append("| " + " | ".join(total) + " |")
         return "\n".join(lines)
+
+
+def shares(products: Sequence[float]) -> tuple[float, ...]:
+    """``|p| / sum(|p|)`` for each weight × value ``p``; all 0 when every product is 0.
+
+    >>> shares([8.44, 2.28, 1.26])[0] > 0.7, shares([0.0, 0.0])
+    (True, (0.0, 0.0))
+    """
+    total = math.fsum(abs(p) for p in products)
+    return tuple(abs(p) / total if total else 0.0 for p in products)
 
 
 def _numbers(name: str, xs: Sequence[float]) -> tuple[float, ...]:
