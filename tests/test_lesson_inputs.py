@@ -464,8 +464,14 @@ AFTER_CONTROLS = "# Words standing for each sense; none of them appears in the s
         (None, None),
         (["bank"], ["house", "thing"]),
         (["We walked to the bank.", "Look at the bank."], ["table", "box"]),
+        (["This is the bank."], ["pond", "table"]),
     ],
-    ids=["seed", "bank alone, two weak fillers", "other control, two strong fillers"],
+    ids=[
+        "seed",
+        "bank alone, two weak fillers",
+        "other control, two strong fillers",
+        "a water noun among the fillers",
+    ],
 )
 def test_the_real_model_verdicts_follow_their_controls(
     control, fillers, tmp_path, monkeypatch
@@ -494,17 +500,18 @@ def test_the_real_model_verdicts_follow_their_controls(
     assert (
         f"For the money sense the model {verdict.get(money[-1], 'only partly supports')} it" in page
     )
-    # Single heads: a filler in the same place, against "river" (0.52) and "loan" (0.56).
+    # Single heads: the head that looks hardest at "river" (or "loan"), and the same head with a
+    # filler in the same place: the same-head control.
     from lessonkit.lab.model import encode
 
-    def best(sentence: str, word: str) -> float:
+    def head_to(sentence: str, word: str, head: tuple[int, int] | None = None):
         e = encode(sentence)
-        return float(e.attention[:, :, e.tokens.index("bank"), e.tokens.index(word)].max())
+        to = e.attention[:, :, e.tokens.index("bank"), e.tokens.index(word)]  # (L, heads)
+        layer, h = head or np.unravel_index(int(np.argmax(to)), to.shape)
+        return float(to[layer, h]), (layer, h)
 
-    r, m = (
-        best("The bank of the river was muddy.", "river"),
-        best("The bank approved my loan.", "loan"),
-    )
+    r, r_head = head_to("The bank of the river was muddy.", "river")
+    m, m_head = head_to("The bank approved my loan.", "loan")
     names = fillers or [
         "table",
         "box",
@@ -519,11 +526,14 @@ def test_the_real_model_verdicts_follow_their_controls(
         "thing",
         "tree",
     ]
-    r_beaten = sum(best(f"The bank of the {f} was muddy.", f) >= r for f in names)
-    m_beaten = sum(best(f"The bank approved my {f}.", f) >= m for f in names)
-    single = "do" if r_beaten == 0 and m_beaten == 0 else "do not"
-    assert f"Single heads {single} single out the word" in page
-    assert f'in R1\'s sentence {_of(r_beaten, len(names))} fillers get as much as "river"' in page
+    r_top = max(head_to(f"The bank of the {f} was muddy.", f, r_head)[0] for f in names)
+    m_top = max(head_to(f"The bank approved my {f}.", f, m_head)[0] for f in names)
+    single = "supports" if r > r_top and m > m_top else "does not support"
+    assert f"A single head singles out the word. The model {single} this." in page
+    assert (
+        f'"river" gets {shown(r)} against at most {shown(r_top)}, "loan" {shown(m)} against at '
+        f"most {shown(m_top)}."
+    ) in page
 
 
 # --- embeddings: the real table -----------------------------------------------------------------
