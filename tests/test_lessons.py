@@ -1,5 +1,6 @@
 """Layer 3: every lesson's code, doctests and inline values run and pass, page by page."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from lessonkit.core.problems import LessonError
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.runner import run_program
-from lessonkit.notebooks.lesson import lesson_files, read_lesson
+from lessonkit.notebooks.lesson import lesson_files, read_lesson, read_page
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = lesson_files(DOCS)
@@ -45,3 +46,24 @@ def test_each_page_shows_the_figures_its_prose_describes(built_site: Path, page:
     html = (built_site / page / "index.html").read_text(encoding="utf-8")
     shown = html.count('<figure class="lk-figure"><svg')
     assert shown == FIGURES[page], f"{page} shows {shown} figures, not {FIGURES[page]}"
+
+
+def _quizzes(text: str) -> list[list[tuple[bool, str]]]:
+    """Each quiz's options: (right, text), the text's continuation lines joined."""
+    quizzes = []
+    for body in re.findall(r"(?ms)^/// quiz\n(.*?)^///", text):
+        options = re.findall(r"(?m)^- \[([ x])\] (.*(?:\n  \S.*)*)", body)
+        quizzes.append([(mark == "x", " ".join(line.split())) for mark, line in options])
+    return quizzes
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_quizzes_cannot_be_guessed_by_shape(page: Path) -> None:
+    """The right option is never the longest alone, nor in the same place in every quiz."""
+    quizzes = _quizzes(read_page(DOCS, page.relative_to(DOCS).as_posix()).text)
+    for options in quizzes:
+        right = [len(text) for is_right, text in options if is_right]
+        wrong = [len(text) for is_right, text in options if not is_right]
+        assert right and max(right) <= max(wrong), f"{page.name}: the right option is longest"
+    places = {[r for r, _ in options].index(True) for options in quizzes}
+    assert len(quizzes) < 2 or len(places) > 1, f"{page.name}: the right option never moves"
