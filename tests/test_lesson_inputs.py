@@ -161,7 +161,7 @@ def _explorer_claims(scores: list[float], w: list[float], products: list[float])
         claims = [f"Tokens {_listed(tied)} tie for the highest score"]
     else:
         amount = "most of the weight" if max(w) > 0.5 else "the largest weight"
-        claims = [f"Token {tied[0]} gets {amount} ({shown(max(w))}), because its score"]
+        claims = [f"Token {tied[0]} gets {amount} ({shown(max(w))})"]
     sizes = [abs(p) for p in products]
     out = shown(math.fsum(products))
     lead = sizes.index(max(sizes))
@@ -169,13 +169,13 @@ def _explorer_claims(scores: list[float], w: list[float], products: list[float])
         claims.append(f"Every weight × value is 0, so the output is {out}.")
     elif min(products) < 0 < max(products):
         claims.append(f"partly cancel: the largest is {shown(products[lead])}, from token")
-        claims.append(f"and the output is {out}.")
+        claims.append(f"the output is {out}.")
     else:
         amount = "ost of the output" if max(sizes) > sum(sizes) / 2 else "he largest part of"
         claims.append(f"{amount}")
         claims.append(f"{shown(products[lead])} of {out}, comes from token {lead + 1}")
         if w[lead] != max(w):
-            claims.append("the output adds up weight × value, not weight alone.")
+            claims.append("weight × value counts, not weight alone.")
     return claims
 
 

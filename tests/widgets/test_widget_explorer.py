@@ -183,5 +183,5 @@ def test_the_sentence_reads_the_output_from_weight_times_value() -> None:
     assert "But most of the output, 2.28 of 3.54, comes from token 2" in zero
     assert "token 1" not in zero.split(". ", 1)[1]
     cancel = explorer_numbers([3, 1, 0], [-10, 20, 30]).sentence
-    assert "partly cancel: the largest is -8.44, from token 1, and the output is -4.89" in cancel
+    assert "partly cancel: the largest is -8.44, from token 1; the output is -4.89" in cancel
     assert "Every weight × value is 0" in explorer_numbers([3, 1, 0], [0, 0, 0]).sentence

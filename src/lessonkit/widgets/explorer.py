@@ -20,7 +20,7 @@ rules as :func:`explorer_numbers` when a reader moves a control:
 >>> explorer_numbers([1000, -1000, 0], [10, 20, 30]).exponentials
 ('1.97 × 10^434', '5.08 × 10^-435', '1.00')
 >>> print(n.sentence.replace(". ", ".\\n"))
-Token 1 gets most of the weight (0.84), because its score is the highest.
+Token 1 gets most of the weight (0.84): its score is the highest.
 Most of the output, 8.44 of 11.98, comes from token 1.
 """
 
@@ -113,8 +113,8 @@ def explain(
 
     >>> w = [0.844, 0.114, 0.042]  # scores 3, 1, 0 and values 0, 20, 30:
     >>> print(explain([3, 1, 0], w, [0.0, 2.28, 1.26], ["1", "2", "3"]).replace(". ", ".\\n"))
-    Token 1 gets most of the weight (0.84), because its score is the highest.
-    But most of the output, 2.28 of 3.54, comes from token 2: the output adds up weight × value, not weight alone.
+    Token 1 gets most of the weight (0.84): its score is the highest.
+    But most of the output, 2.28 of 3.54, comes from token 2: weight × value counts, not weight alone.
     """  # noqa: E501
     return (
         f"{_weight_words(scores, weights, labels, decimals)} "
@@ -139,10 +139,10 @@ def _weight_words(
         who = f"All {len(labels)} tokens" if len(tied) == len(labels) else f"Tokens {_names(tied)}"
         return f"{who} tie for the highest score, so they get the same weight ({w} each)."
     if weights[labels.index(tied[0])] > 0.5:
-        return f"Token {tied[0]} gets most of the weight ({w}), because its score is the highest."
+        return f"Token {tied[0]} gets most of the weight ({w}): its score is the highest."
     return (
-        f"Token {tied[0]} gets the largest weight ({w}), because its score is the highest, "
-        "though less than half."
+        f"Token {tied[0]} gets the largest weight ({w}), but less than half: its score is the "
+        "highest."
     )
 
 
@@ -159,15 +159,15 @@ def _output_words(
     who, each = (f"token {lead[0]}", "") if len(lead) == 1 else (f"tokens {_names(lead)}", " each")
     if min(products) < 0 < max(products):
         return (
-            "Some weight × value are positive and some negative, so they partly cancel: the "
-            f"largest is {p}{each}, from {who}, and the output is {output}."
+            "Positive and negative weight × value partly cancel: the largest is "
+            f"{p}{each}, from {who}; the output is {output}."
         )
     amount = "most of the output" if max(parts) > 0.5 else "the largest part of the output"
     if any(weights[labels.index(x)] == max(weights) for x in lead):
         return f"{amount.capitalize()}, {p}{each} of {output}, comes from {who}."
     return (
-        f"But {amount}, {p}{each} of {output}, comes from {who}: the output adds up "
-        "weight × value, not weight alone."
+        f"But {amount}, {p}{each} of {output}, comes from {who}: weight × value counts, not "
+        "weight alone."
     )
 
 

@@ -62,9 +62,9 @@
       return `${who} tie for the highest score, so they get the same weight (${w} each).`;
     }
     if (weights[labels.indexOf(tied[0])] > 0.5) {
-      return `Token ${tied[0]} gets most of the weight (${w}), because its score is the highest.`;
+      return `Token ${tied[0]} gets most of the weight (${w}): its score is the highest.`;
     }
-    return `Token ${tied[0]} gets the largest weight (${w}), because its score is the highest, though less than half.`;
+    return `Token ${tied[0]} gets the largest weight (${w}), but less than half: its score is the highest.`;
   }
 
   function outputWords(weights, products, labels, digits) {
@@ -77,14 +77,14 @@
     const p = fixed(products[labels.indexOf(lead[0])], digits);
     const [who, each] = lead.length === 1 ? [`token ${lead[0]}`, ""] : [`tokens ${names(lead)}`, " each"];
     if (Math.min(...products) < 0 && Math.max(...products) > 0) {
-      return `Some weight × value are positive and some negative, so they partly cancel: the largest is ${p}${each}, from ${who}, and the output is ${output}.`;
+      return `Positive and negative weight × value partly cancel: the largest is ${p}${each}, from ${who}; the output is ${output}.`;
     }
     const amount = most > 0.5 ? "most of the output" : "the largest part of the output";
     const heaviest = Math.max(...weights);
     if (lead.some((x) => weights[labels.indexOf(x)] === heaviest)) {
       return `${amount[0].toUpperCase()}${amount.slice(1)}, ${p}${each} of ${output}, comes from ${who}.`;
     }
-    return `But ${amount}, ${p}${each} of ${output}, comes from ${who}: the output adds up weight × value, not weight alone.`;
+    return `But ${amount}, ${p}${each} of ${output}, comes from ${who}: weight × value counts, not weight alone.`;
   }
 
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
