@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from lessonkit.lab.attention import scaled_dot_product_attention
 from lessonkit.lab.trace import attention_trace, scaled_softmax_trace, softmax_trace
+from lessonkit.widgets.trace_table import trace_table
 
 SCORES, VALUES = [3, 1, 0], [10, 20, 30]
 
@@ -74,7 +75,7 @@ def test_scaled_trace_divides_scores_by_the_square_root_of_d_k() -> None:
     assert t.scale == 4.0
     assert t.scaled_scores == (0.75, 0.25, 0.0)
     np.testing.assert_allclose(t.weights, scipy.special.softmax(np.array(SCORES) / 4), atol=1e-12)
-    assert "score ÷ 4.00" in t.to_markdown()
+    assert "score ÷ 4.00" in trace_table(t)
 
 
 def test_attention_trace_matches_scaled_dot_product_attention() -> None:
@@ -87,7 +88,7 @@ def test_attention_trace_matches_scaled_dot_product_attention() -> None:
 
 def test_markdown_table_has_a_row_per_token_with_the_printed_weights() -> None:
     t = softmax_trace(SCORES, VALUES, labels=["a|b", "sat", "on"])
-    lines = t.to_markdown(decimals=3).splitlines()
+    lines = trace_table(t, decimals=3).splitlines()
     assert len(lines) == 2 + 3 + 1
     rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in lines]
     header = rows[0]

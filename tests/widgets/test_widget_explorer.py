@@ -19,6 +19,7 @@ from lessonkit.widgets.explorer import (
     explorer_numbers,
     format_exp,
 )
+from lessonkit.widgets.trace_table import trace_table
 
 TRACES = {
     "lesson": softmax_trace([3, 1, 0], [10, 20, 30]),
@@ -32,8 +33,8 @@ def soup(trace, **kwargs) -> BeautifulSoup:
 
 
 def markdown_rows(trace) -> list[list[str]]:
-    """The cells of ``trace.to_markdown()``: the lesson's own static table."""
-    lines = trace.to_markdown(decimals=2).splitlines()[2:]
+    """The cells of ``trace_table(trace)``: the lesson's own static table."""
+    lines = trace_table(trace, decimals=2).splitlines()[2:]
     return [[c.strip() for c in line.strip("|").split("|")] for line in lines]
 
 
@@ -58,7 +59,7 @@ def test_the_table_is_labelled_and_headed_like_the_lesson_table() -> None:
 
 
 def trace_header(trace) -> list[str]:
-    return [c.strip() for c in trace.to_markdown().splitlines()[0].strip("|").split("|")]
+    return [c.strip() for c in trace_table(trace).splitlines()[0].strip("|").split("|")]
 
 
 def test_bars_carry_the_unrounded_weights_and_are_hidden_from_screen_readers() -> None:

@@ -104,41 +104,6 @@ class SoftmaxTrace:
             w * v for w, v in zip(self.rounded_weights(decimals), self.values, strict=True)
         )
 
-    def to_markdown(self, decimals: int = 2) -> str:
-        """Render the trace as a Markdown table, one row per token and a total row.
-
-        Inputs (scores, values) print as given; computed numbers with ``decimals`` places.
-
-        >>> print(softmax_trace([3, 1, 0], [10, 20, 30]).to_markdown())
-        | token | score | e^score | weight | value | weight × value |
-        | --- | ---: | ---: | ---: | ---: | ---: |
-        | 1 | 3 | 20.09 | 0.84 | 10 | 8.44 |
-        | 2 | 1 | 2.72 | 0.11 | 20 | 2.28 |
-        | 3 | 0 | 1.00 | 0.04 | 30 | 1.26 |
-        | total |  | 23.80 | 1.00 |  | 11.98 |
-        """
-
-        def fixed(x: float) -> str:
-            return f"{x:.{decimals}f}"
-
-        header = ["token", "score"]
-        if self.scale is not None:
-            header.append(f"score ÷ {self.scale:.{decimals}f}")
-        header += ["e^score" if self.scale is None else "e^scaled", "weight", "value"]
-        header.append("weight × value")
-        lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
-        for i, label in enumerate(self.labels):
-            row = [label.replace("|", r"\|"), f"{self.scores[i]:g}"]
-            if self.scale is not None:
-                row.append(fixed(self.scaled_scores[i]))
-            row += [fixed(self.exponentials[i]), fixed(self.weights[i]), f"{self.values[i]:g}"]
-            row.append(fixed(self.products[i]))
-            lines.append("| " + " | ".join(row) + " |")
-        total = ["total", ""] + ([""] if self.scale is not None else [])
-        total += [fixed(self.total), fixed(math.fsum(self.weights)), "", fixed(self.output)]
-        lines.append("| " + " | ".join(total) + " |")
-        return "\n".join(lines)
-
 
 def shares(products: Sequence[float]) -> tuple[float, ...]:
     """``|p| / sum(|p|)`` for each weight × value ``p``; all 0 when every product is 0.
