@@ -420,6 +420,11 @@ def tables(measures: dict[tuple[str, str], Measure]) -> str:
     return "\n".join(lines)
 
 
+def _found(problems: object, nothing: str = "none") -> str:
+    """What a check found, for the report's "measured" column: ``nothing`` when it found none."""
+    return str(problems) if problems else nothing
+
+
 @dataclass
 class Check:
     item: str
@@ -439,7 +444,11 @@ def budget(
         for form in FORMS:
             low = {c: s for c, s in mine.scores[form].items() if c != "performance" and s < 100}
             checks.append(
-                Check(f"{page} {form}: accessibility, best practices, SEO 100", not low, str(low))
+                Check(
+                    f"{page} {form}: accessibility, best practices, SEO 100",
+                    not low,
+                    _found(low, "all 100"),
+                )
             )
             perf, base = mine.scores[form]["performance"], plain.scores[form]["performance"]
             floor = max(base, 90) if form == "mobile" else base
@@ -452,18 +461,20 @@ def budget(
                 )
             )
         checks.append(
-            Check(f"{page}: zero third-party requests", not mine.third_party, str(mine.third_party))
+            Check(
+                f"{page}: zero third-party requests", not mine.third_party, _found(mine.third_party)
+            )
         )
     css, js, wrong = own
     checks.append(
-        Check("lessonkit CSS+JS ≤ 17 KB gzipped", css + js <= OWN_BUDGET, f"{css} + {js} B")
+        Check("lessonkit CSS+JS ≤ 17 KiB gzipped", css + js <= OWN_BUDGET, f"{css} + {js} B")
     )
-    checks.append(Check("lessonkit CSS and JS linked once per page", not wrong, str(wrong)))
+    checks.append(Check("lessonkit CSS and JS linked once per page", not wrong, _found(wrong)))
     mine_axe = {k: v for k, v in axe.items() if k.startswith("lessonkit/")}
     bad = {k: v["violations"] for k, v in mine_axe.items() if v["violations"]}
-    checks.append(Check(f"zero axe violations ({len(mine_axe)} pages × 2)", not bad, str(bad)))
+    checks.append(Check(f"zero axe violations ({len(mine_axe)} pages × 2)", not bad, _found(bad)))
     errors = {k: v["console errors"] for k, v in mine_axe.items() if v["console errors"]}
-    checks.append(Check("no console errors", not errors, str(errors)))
+    checks.append(Check("no console errors", not errors, _found(errors)))
     return checks
 
 
@@ -527,8 +538,9 @@ def versions(runs: int) -> str:
     return (
         f"Measured {time.strftime('%Y-%m-%d')} with Lighthouse {package['version']} "
         f"(simulated throttling) on Chromium {found.group() if found else '?'}, the median of "
-        f"{runs} run(s) per page and form factor by performance score; bytes and requests are "
-        "Lighthouse's record of the median mobile run (data: URLs are not requests)."
+        f"{runs} run{'' if runs == 1 else 's'} per page and form factor by performance score; "
+        "bytes and requests are Lighthouse's record of the median mobile run (data: URLs are not "
+        "requests)."
     )
 
 

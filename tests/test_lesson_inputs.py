@@ -135,14 +135,7 @@ def _trace_claims(scores: list[float], values: list[float], d_k: int) -> list[st
     else:
         claims.append(f"the rounded weights add up to {rounded_total:.2f}, not 1: rounding")
     top = max(w)
-    tied = [str(i + 1) for i, x in enumerate(w) if x == top]
-    if len(tied) > 1:
-        claims.append(f"Tokens {_listed(tied)} tie: their keys match the query equally well")
-    elif shown(top) == "0.50":
-        claims.append(f"alf of the answer comes from token {tied[0]}")  # Half / About half
-    else:
-        share = "Most" if top > 0.5 else "The largest share"
-        claims.append(f"{share} of the answer comes from token {tied[0]}, because its key")
+    claims += _explorer_claims(scores, w, [x * v for x, v in zip(w, values, strict=True)])
     scaled = [s / math.sqrt(d_k) for s in scores]
     ws = softmax(np.array(scaled))
     out_s = float(ws @ np.array(values, dtype=float))
@@ -156,6 +149,33 @@ def _trace_claims(scores: list[float], values: list[float], d_k: int) -> list[st
         claims.append(f"the output stays at {shown(out_s)}")
     elif shown(out_s) != shown(out):
         claims.append(f"the output {'rises' if out_s > out else 'falls'} to {shown(out_s)}")
+    return claims
+
+
+def _explorer_claims(scores: list[float], w: list[float], products: list[float]) -> list[str]:
+    """The explorer's sentence: the scores decide the weight, weight × value the output."""
+    tied = [str(i + 1) for i, s in enumerate(scores) if s == max(scores)]
+    if len(tied) == len(scores):
+        claims = [f"All {len(scores)} tokens tie for the highest score"]
+    elif len(tied) > 1:
+        claims = [f"Tokens {_listed(tied)} tie for the highest score"]
+    else:
+        amount = "most of the weight" if max(w) > 0.5 else "the largest weight"
+        claims = [f"Token {tied[0]} gets {amount} ({shown(max(w))})"]
+    sizes = [abs(p) for p in products]
+    out = shown(math.fsum(products))
+    lead = sizes.index(max(sizes))
+    if not any(sizes):
+        claims.append(f"Every weight × value is 0, so the output is {out}.")
+    elif min(products) < 0 < max(products):
+        claims.append(f"partly cancel: the largest is {shown(products[lead])}, from token")
+        claims.append(f"the output is {out}.")
+    else:
+        amount = "ost of the output" if max(sizes) > sum(sizes) / 2 else "he largest part of"
+        claims.append(f"{amount}")
+        claims.append(f"{shown(products[lead])} of {out}, comes from token {lead + 1}")
+        if w[lead] != max(w):
+            claims.append("weight × value counts, not weight alone.")
     return claims
 
 
@@ -182,12 +202,17 @@ def test_the_scaling_sentence_follows_the_key_length(d_k, tmp_path, monkeypatch)
         assert claim in page, f"d_k {d_k}: expected {claim!r}"
 
 
-def test_new_values_change_the_weighted_average(tmp_path, monkeypatch) -> None:
-    edits = {"values = [10, 20, 30]": "values = [30, 20, 10]"}
+@pytest.mark.parametrize(
+    "values", [[30, 20, 10], [0, 20, 30], [-10, 20, 30], [0, 0, 0], [5, 5, 5], [100, -100, 0]]
+)
+def test_new_values_change_the_weighted_average(values, tmp_path, monkeypatch) -> None:
+    """Every sentence follows the values too: the largest weight on a value of 0 is not the
+    largest part of the output."""
+    edits = {"values = [10, 20, 30]": f"values = {values}"}
     page = prose(render(LESSON, edits, tmp_path, monkeypatch))
-    for claim in _trace_claims([3, 1, 0], [30, 20, 10], 4):
-        assert claim in page, claim
-    assert "the weighted average of the values, 30, 20 and 10" in page
+    for claim in _trace_claims([3, 1, 0], values, 4):
+        assert claim in page, f"values {values}: expected {claim!r}"
+    assert f"the weighted average of the values, {_listed(str(v) for v in values)}" in page
 
 
 # --- the token example: the word ---------------------------------------------------------------
@@ -245,7 +270,7 @@ def _grid(page_html: str) -> tuple[str, dict[str, list[float]]]:
 def _bank_weights(query_scale: float) -> tuple[list[str], np.ndarray]:
     """The lesson's invented example, recomputed: causal softmax of Q K^T / sqrt(3)."""
     keys = np.array(
-        [[0, 0, 2], [2, 1, 0], [0, 0, 2], [0, 0, 2], [2, 2, 0], [0, 0, 1], [1, 2, 0], [0, 0, 1]]
+        [[0, 0, 2], [2, 0, 0], [0, 0, 2], [0, 0, 2], [2, 2, 0], [0, 0, 1], [1, 2, 0], [0, 0, 1]]
     )
     queries = query_scale * np.array(
         [[0, 0, 1], [0, 0, 1], [1, 0, 0], [0, 0, 1], [2, 1, 0], [2, 0, 0], [1, 2, 0], [1, 1, 0]]
@@ -439,8 +464,14 @@ AFTER_CONTROLS = "# Words standing for each sense; none of them appears in the s
         (None, None),
         (["bank"], ["house", "thing"]),
         (["We walked to the bank.", "Look at the bank."], ["table", "box"]),
+        (["This is the bank."], ["pond", "table"]),
     ],
-    ids=["seed", "bank alone, two weak fillers", "other control, two strong fillers"],
+    ids=[
+        "seed",
+        "bank alone, two weak fillers",
+        "other control, two strong fillers",
+        "a water noun among the fillers",
+    ],
 )
 def test_the_real_model_verdicts_follow_their_controls(
     control, fillers, tmp_path, monkeypatch
@@ -469,17 +500,18 @@ def test_the_real_model_verdicts_follow_their_controls(
     assert (
         f"For the money sense the model {verdict.get(money[-1], 'only partly supports')} it" in page
     )
-    # Single heads: a filler in the same place, against "river" (0.52) and "loan" (0.56).
+    # Single heads: the head that looks hardest at "river" (or "loan"), and the same head with a
+    # filler in the same place: the same-head control.
     from lessonkit.lab.model import encode
 
-    def best(sentence: str, word: str) -> float:
+    def head_to(sentence: str, word: str, head: tuple[int, int] | None = None):
         e = encode(sentence)
-        return float(e.attention[:, :, e.tokens.index("bank"), e.tokens.index(word)].max())
+        to = e.attention[:, :, e.tokens.index("bank"), e.tokens.index(word)]  # (L, heads)
+        layer, h = head or np.unravel_index(int(np.argmax(to)), to.shape)
+        return float(to[layer, h]), (layer, h)
 
-    r, m = (
-        best("The bank of the river was muddy.", "river"),
-        best("The bank approved my loan.", "loan"),
-    )
+    r, r_head = head_to("The bank of the river was muddy.", "river")
+    m, m_head = head_to("The bank approved my loan.", "loan")
     names = fillers or [
         "table",
         "box",
@@ -494,11 +526,14 @@ def test_the_real_model_verdicts_follow_their_controls(
         "thing",
         "tree",
     ]
-    r_beaten = sum(best(f"The bank of the {f} was muddy.", f) >= r for f in names)
-    m_beaten = sum(best(f"The bank approved my {f}.", f) >= m for f in names)
-    single = "do" if r_beaten == 0 and m_beaten == 0 else "do not"
-    assert f"Single heads {single} single out the word" in page
-    assert f'in R1\'s sentence {_of(r_beaten, len(names))} fillers get as much as "river"' in page
+    r_top = max(head_to(f"The bank of the {f} was muddy.", f, r_head)[0] for f in names)
+    m_top = max(head_to(f"The bank approved my {f}.", f, m_head)[0] for f in names)
+    single = "supports" if r > r_top and m > m_top else "does not support"
+    assert f"A single head singles out the word. The model {single} this." in page
+    assert (
+        f'"river" gets {shown(r)} against at most {shown(r_top)}, "loan" {shown(m)} against at '
+        f"most {shown(m_top)}."
+    ) in page
 
 
 # --- embeddings: the real table -----------------------------------------------------------------

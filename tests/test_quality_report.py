@@ -113,6 +113,15 @@ def test_the_budget_holds_only_when_every_item_does(report) -> None:
     assert "landing mobile: accessibility, best practices, SEO 100" in found
 
     goods = {("lessonkit", p): good for p in both} | {("plain", p): plain for p in both}
-    assert broken(goods, own=(9000, 9000, [])) == ["lessonkit CSS+JS ≤ 17 KB gzipped"]
+    assert broken(goods, own=(9000, 9000, [])) == ["lessonkit CSS+JS ≤ 17 KiB gzipped"]
     bad_axe = {"lessonkit/": {"violations": 1, "console errors": 0}}
     assert broken(goods, axe=bad_axe) == ["zero axe violations (1 pages × 2)"]
+
+
+def test_the_measured_column_says_none_not_empty_brackets(report) -> None:
+    good = measure(report, {"mobile": 95, "desktop": 100})
+    axe = {"lessonkit/": {"violations": 0, "console errors": 0}}
+    measures = {(s, p): good for s in ("lessonkit", "plain") for p in report.PAGES}
+    details = [c.detail for c in report.budget(measures, axe, (4000, 9000, []))]
+    assert not [d for d in details if d in ("{}", "[]")], details
+    assert "all 100" in details and "none" in details

@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from lessonkit.lab.attention import softmax
-from lessonkit.widgets.explorer import EXP_FIXED
+from lessonkit.widgets.explorer import EXP_FIXED, explorer_numbers
 
 pytestmark = pytest.mark.browser
 
@@ -123,6 +123,7 @@ def test_the_page_starts_with_the_lessons_numbers(fresh: Page) -> None:
 def test_numbers_match_lessonkits_python_for_every_input(lesson: Page, case) -> None:
     set_inputs(lesson, *case)
     assert shown(lesson) == expected(*case)
+    assert sentence(lesson) == explorer_numbers(*case).sentence  # the same words as Python's
     text = lesson.locator(BOX).inner_text()
     assert "NaN" not in text and "Infinity" not in text
     assert lesson.console_errors == []
@@ -180,9 +181,9 @@ def test_keyboard_alone_operates_every_control(fresh: Page) -> None:
 def test_the_sentence_follows_the_winning_token_and_says_when_tokens_tie(lesson: Page) -> None:
     values = [10, 20, 30]
     cases = {
-        (0, 4, 1): "Most of the answer comes from token 2, because its score is the highest.",
-        (0, 0, 5): "Most of the answer comes from token 3, because its score is the highest.",
-        (0.2, 0, 0.1): "The largest share of the answer comes from token 1",
+        (0, 4, 1): "Token 2 gets most of the weight (0.94): its score is the highest.",
+        (0, 0, 5): "Token 3 gets most of the weight (0.99): its score is the highest.",
+        (0.2, 0, 0.1): "Token 1 gets the largest weight (0.37), but less than half",
         (1, 0, 1): "Tokens 1 and 3 tie for the highest score",
         (2, 2, 2): "All 3 tokens tie",
     }
@@ -195,6 +196,19 @@ def test_the_sentence_follows_the_winning_token_and_says_when_tokens_tie(lesson:
         tops.add(controls.evaluate(top))
     assert len(tops) == 1, "a longer or shorter sentence must not move the controls"
     assert lesson.locator(f'{BOX} [data-out="sentence"]').get_attribute("aria-live") == "polite"
+
+
+def test_the_sentence_reads_the_output_from_weight_times_value(lesson: Page) -> None:
+    """The largest weight on a value of 0: that token gets the weight, not the output."""
+    set_inputs(lesson, [3, 1, 0], [0, 20, 30], 1)
+    assert sentence(lesson) == (
+        "Token 1 gets most of the weight (0.84): its score is the highest. But most of the "
+        "output, 2.28 of 3.54, comes from token 2: weight × value counts, not weight alone."
+    )
+    set_inputs(lesson, [3, 1, 0], [-10, 20, 30], 1)
+    assert "partly cancel: the largest is -8.44, from token 1; the output is -4.89" in (
+        sentence(lesson)
+    )
 
 
 def test_reset_returns_every_number_and_control_to_the_lesson(lesson: Page) -> None:
@@ -350,5 +364,6 @@ def test_without_javascript_readers_get_the_numbers_and_no_dead_controls(
     expect(page.locator(f"{BOX} .lk-explorer__controls")).to_be_hidden()
     expect(page.locator(f'{GRID} [data-out="focus"]')).to_be_hidden()
     assert page.locator(f"{GRID} button").count() == 0
-    expect(page.locator(f"{GRID} tbody tr").nth(4)).to_contain_text("0.60")
+    row = page.locator(f"{GRID} tbody tr").nth(4)  # "river": itself and the 4 words before it
+    expect(row).to_have_text(re.compile(r"^\s*river\s*(\d\.\d\d\s*){5}$"))
     context.close()

@@ -15,9 +15,9 @@ pytestmark = pytest.mark.browser
 
 LESSON = "transformers-and-attention/"
 RIGHT = [  # the lesson's right answers, as tests/browser/test_quiz_browser.py clicks them
-    "Weigh itself and the earlier tokens by relevance and pull in their information.",
-    "Every token is compared with every earlier token",
-    'In the vectors at "approved", "loan" and the words after them',
+    "Weigh itself and earlier tokens, and take in their values.",
+    "Every token meets every earlier token",
+    'In the vectors of "approved", "loan" and later words',
 ]
 DONE = "done, 3 of 3 quiz answers right"
 

@@ -19,14 +19,14 @@ LESSON = "transformers-and-attention/"
 AXE = Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
 WRONG = [  # the option of each quiz that shows that feedback
-    "Remember every word of the training data.",
-    "Each token is handled once, so the cost grows in step with the length.",
-    'In the spelling of "bank", which tells the model which sense is meant.',
+    "Recall any sentence of its training data, word for word, on demand.",
+    "Each token is handled once and in order, so the cost grows in step with the length.",
+    'In the spelling of "bank", which tells the model which of its senses is meant here.',
 ]
 RIGHT = [
-    "Weigh itself and the earlier tokens by relevance and pull in their information.",
-    "Every token is compared with every earlier token",
-    'In the vectors at "approved", "loan" and the words after them',
+    "Weigh itself and earlier tokens, and take in their values.",
+    "Every token meets every earlier token",
+    'In the vectors of "approved", "loan" and later words',
 ]
 
 

@@ -24,8 +24,8 @@ PAGES = {
     # lessonkit.lab.figures imports lessonkit.lab.tokens (lessonkit/lab/__init__.py imports none).
     "figures.md": "```python exec\nfrom lessonkit.lab.figures import cost_curve\n```\n",
     "cost.md": "```python exec\nfrom lessonkit.lab.cost import comparisons\n```\n",
-    # The package's names load their module on first use: this page depends on trace.py only.
-    "trace.md": "```python exec\nfrom lessonkit import lab\n\nlab.softmax_trace([1], [2])\n```\n",
+    # A lab module reached through its package: this page depends on trace.py only.
+    "trace.md": "```python exec\nfrom lessonkit.lab import trace\n\ntrace.softmax_trace([1], [2])\n```\n",  # noqa: E501
     # Outside the lab, and outside the execution machinery that every key holds.
     "report.md": "```python exec\nfrom lessonkit.report.links import page_report\n```\n",
     "numbers.md": "```python exec\nimport numpy as np\n\nprint(np.arange(4).sum())\n```\n",

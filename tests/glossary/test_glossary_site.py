@@ -18,12 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 LESSON = "transformers-and-attention/index.html"
 GLOSSARY = load(ROOT / "docs" / "glossary.yml")
 
-SEED = {  # the 13 words of the seed lesson's "Words on this page (13)", with their definitions
-    # (token and attention rewritten in issue 20: they held only for some pages and tokenizers)
+SEED = {  # the words of the seed lesson's "Words on this page (13)", with their definitions
+    # (token and attention rewritten in issue 20: they held only for some pages and tokenizers;
+    # transformer, token and KV cache in issue 42, and "trace", used on no page, removed)
     "transformer": "The neural network architecture behind modern language models. It uses "
-    "attention to relate every token to the others.",
-    "token": "A piece of text the model reads and writes, usually a word or part of a word, "
-    "often with the space before it. How many characters a token holds depends on the tokenizer "
+    "attention to relate each token to other tokens: in a model that reads left to right, to "
+    "itself and the tokens before it.",
+    "token": "A piece of text a model works on, usually a word or part of a word, often with the "
+    "space before it. How many characters a token holds depends on the tokenizer "
     "and the text.",
     "vector": "An ordered list of numbers. Embeddings and model activations are vectors.",
     "embedding": "A list of numbers that represents the meaning of a piece of text or an image, "
@@ -33,9 +35,8 @@ SEED = {  # the 13 words of the seed lesson's "Words on this page (13)", with th
     "tokens before it; in a bidirectional encoder, every token of the input.",
     "prompt": "The input text you give a model, including instructions, examples and data.",
     "KV cache": "Stored keys and values of earlier tokens, reused during generation so each new "
-    "token is cheap to compute.",
-    "trace": "The full record of one run: inputs, model calls, tool calls, outputs, timing and "
-    "cost.",
+    "token needs only its own query, key and value computed. It still compares its query with "
+    "every stored key, and the cache grows with the text.",
     "softmax": "A function that turns a list of scores into probabilities that add up to 1.",
     "weights": "The learned numbers that define a trained model. A model whose weights are "
     "published is called open-weight.",

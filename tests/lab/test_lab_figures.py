@@ -350,14 +350,11 @@ def test_to_svg_serialises_a_pyplot_figure_without_a_window() -> None:
 
 
 def test_the_figure_style_is_one_however_a_lesson_reaches_it() -> None:
-    # Workers import lessonkit.lab.figure_style, which makes it an attribute of the package:
-    # ``lab.style`` must still be the function, not a module of that name.
     import matplotlib as mpl
 
-    from lessonkit import lab
     from lessonkit.lab import figure_style, figures
 
-    assert lab.style is figures.style is figure_style.style
-    assert (lab.INK, lab.PALETTE, figures.STYLE) == (INK, figure_style.PALETTE, figure_style.STYLE)
-    with lab.style():
+    assert figures.style is figure_style.style
+    assert figures.STYLE == figure_style.STYLE
+    with figures.style():
         assert mpl.rcParams["text.color"] == INK

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from lessonkit.lab.attention import scaled_dot_product_attention
 from lessonkit.lab.trace import attention_trace, scaled_softmax_trace, softmax_trace
+from lessonkit.widgets.trace_table import trace_table
 
 SCORES, VALUES = [3, 1, 0], [10, 20, 30]
 
@@ -74,7 +75,7 @@ def test_scaled_trace_divides_scores_by_the_square_root_of_d_k() -> None:
     assert t.scale == 4.0
     assert t.scaled_scores == (0.75, 0.25, 0.0)
     np.testing.assert_allclose(t.weights, scipy.special.softmax(np.array(SCORES) / 4), atol=1e-12)
-    assert "score ÷ 4.00" in t.to_markdown()
+    assert "score ÷ 4.00" in trace_table(t)
 
 
 def test_attention_trace_matches_scaled_dot_product_attention() -> None:
@@ -87,7 +88,7 @@ def test_attention_trace_matches_scaled_dot_product_attention() -> None:
 
 def test_markdown_table_has_a_row_per_token_with_the_printed_weights() -> None:
     t = softmax_trace(SCORES, VALUES, labels=["a|b", "sat", "on"])
-    lines = t.to_markdown(decimals=3).splitlines()
+    lines = trace_table(t, decimals=3).splitlines()
     assert len(lines) == 2 + 3 + 1
     rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in lines]
     header = rows[0]
@@ -118,3 +119,12 @@ def test_trace_is_frozen() -> None:
 def test_bad_input_gets_a_clear_error(args: tuple, kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         softmax_trace(*args, **kwargs)
+
+
+def test_shares_follow_weight_times_value_not_the_weight() -> None:
+    """Values 0, 20, 30: token 1 has most of the weight and none of the output."""
+    t = softmax_trace([3, 1, 0], [0, 20, 30])
+    assert t.winner == 0 and t.weights[0] > 0.8
+    assert t.shares[0] == 0 and max(t.shares) == t.shares[1]
+    assert t.shares == pytest.approx([0, 2.2839 / 3.5442, 1.2603 / 3.5442], abs=1e-4)
+    assert sum(softmax_trace([3, 1, 0], [-10, 20, 30]).shares) == pytest.approx(1)

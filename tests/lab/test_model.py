@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lessonkit.lab import model
-from lessonkit.lab.model import cosine, encode, sentence_embedding
+from lessonkit.lab.model import cosine, encode, sentence_embedding, weights_in_place
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 TOLERANCE = 1e-5
@@ -150,3 +150,19 @@ def test_similarity_figure_refuses_series_of_different_lengths():
 
     with pytest.raises(ValueError, match="same, non-zero number of layers"):
         similarity_by_layer_figure({"a": [1.0, 0.5], "b": [1.0]}, "x")
+
+
+def test_the_same_head_control_keeps_the_head_fixed() -> None:
+    """The head that gives "river" the most gives a filler in its place far less; a filler's
+    best head over all 72 is another head, so it is no control for a single head."""
+    from lessonkit.lab.model_figures import strongest_head
+
+    sentence, fillers = "The bank of the river was muddy.", ["table", "box", "tree"]
+    layer, head, _ = strongest_head(encode(sentence), "bank", "river")
+    same = weights_in_place(sentence, "bank", "river", fillers, layer, head)
+    assert max(same[f] for f in fillers) < same["river"] / 2
+    e = encode(sentence.replace("river", "table"))
+    to_table = e.attention[:, :, e.position("bank"), e.position("table")]
+    assert to_table.max() > same["river"] and to_table[layer - 1, head - 1] == same["table"]
+    with pytest.raises(ValueError, match="does not take the place"):
+        weights_in_place(sentence, "bank", "river", ["riverbank"], layer, head)

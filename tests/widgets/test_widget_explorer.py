@@ -19,6 +19,7 @@ from lessonkit.widgets.explorer import (
     explorer_numbers,
     format_exp,
 )
+from lessonkit.widgets.trace_table import trace_table
 
 TRACES = {
     "lesson": softmax_trace([3, 1, 0], [10, 20, 30]),
@@ -32,8 +33,8 @@ def soup(trace, **kwargs) -> BeautifulSoup:
 
 
 def markdown_rows(trace) -> list[list[str]]:
-    """The cells of ``trace.to_markdown()``: the lesson's own static table."""
-    lines = trace.to_markdown(decimals=2).splitlines()[2:]
+    """The cells of ``trace_table(trace)``: the lesson's own static table."""
+    lines = trace_table(trace, decimals=2).splitlines()[2:]
     return [[c.strip() for c in line.strip("|").split("|")] for line in lines]
 
 
@@ -58,7 +59,7 @@ def test_the_table_is_labelled_and_headed_like_the_lesson_table() -> None:
 
 
 def trace_header(trace) -> list[str]:
-    return [c.strip() for c in trace.to_markdown().splitlines()[0].strip("|").split("|")]
+    return [c.strip() for c in trace_table(trace).splitlines()[0].strip("|").split("|")]
 
 
 def test_bars_carry_the_unrounded_weights_and_are_hidden_from_screen_readers() -> None:
@@ -70,7 +71,8 @@ def test_bars_carry_the_unrounded_weights_and_are_hidden_from_screen_readers() -
 
 
 def test_the_sentence_names_the_winner_and_ties() -> None:
-    assert "token 1," in soup(TRACES["lesson"]).select_one('[data-out="sentence"]').get_text()
+    lesson = soup(TRACES["lesson"]).select_one('[data-out="sentence"]').get_text()
+    assert lesson.startswith("Token 1 gets most of the weight")
     tie = soup(TRACES["tie"]).select_one('[data-out="sentence"]')
     assert tie.get_text().startswith("Tokens 1 and 2 tie") and tie["aria-live"] == "polite"
 
@@ -167,7 +169,20 @@ def test_extreme_scores_give_finite_weights_and_the_stable_total() -> None:
 
 def test_the_sentence_covers_a_clear_winner_a_narrow_one_and_a_full_tie() -> None:
     labels = ["1", "2", "3"]
-    assert explain([0, 5, 1], [0.01, 0.97, 0.02], labels).startswith("Most of the answer")
-    narrow = explain([0.2, 0, 0.1], [0.36, 0.3, 0.34], labels)
-    assert "token 1" in narrow and "less than half" in narrow
-    assert explain([2, 2, 2], [1 / 3] * 3, labels).startswith("All 3 tokens tie")
+    clear = explain([0, 5, 1], [0.01, 0.97, 0.02], [0.1, 19.4, 0.6], labels)
+    assert clear.startswith("Token 2 gets most of the weight (0.97)")
+    narrow = explain([0.2, 0, 0.1], [0.36, 0.3, 0.34], [3.6, 6, 7.2], labels)
+    assert "Token 1 gets the largest weight (0.36)" in narrow and "less than half" in narrow
+    assert "the largest part of the output, 7.20 of 16.80, comes from token 3" in narrow
+    assert explain([2, 2, 2], [1 / 3] * 3, [1, 2, 3], labels).startswith("All 3 tokens tie")
+
+
+def test_the_sentence_reads_the_output_from_weight_times_value() -> None:
+    """Most of the weight on a value of 0 is none of the output (values the sliders allow)."""
+    zero = explorer_numbers([3, 1, 0], [0, 20, 30]).sentence
+    assert zero.startswith("Token 1 gets most of the weight (0.84)")
+    assert "But most of the output, 2.28 of 3.54, comes from token 2" in zero
+    assert "token 1" not in zero.split(". ", 1)[1]
+    cancel = explorer_numbers([3, 1, 0], [-10, 20, 30]).sentence
+    assert "partly cancel: the largest is -8.44, from token 1; the output is -4.89" in cancel
+    assert "Every weight × value is 0" in explorer_numbers([3, 1, 0], [0, 0, 0]).sentence

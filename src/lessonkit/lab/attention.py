@@ -50,6 +50,14 @@ def softmax(scores: ArrayLike, axis: int = -1, temperature: float = 1.0) -> Arra
     ...
     ValueError: every score is -inf (masked); a token must be allowed to attend to ...
     """
+    s = _checked_scores(scores, axis, temperature)
+    shifted = (s - s.max(axis=axis, keepdims=True)) / temperature  # all <= 0: exp cannot overflow
+    exps = np.exp(shifted)
+    return exps / exps.sum(axis=axis, keepdims=True)
+
+
+def _checked_scores(scores: ArrayLike, axis: int, temperature: float) -> Array:
+    """``scores`` as floats, or ValueError saying why softmax cannot take them."""
     if not 0 < temperature < np.inf:
         raise ValueError(f"temperature must be a positive finite number, got {temperature!r}")
     s = np.asarray(scores, dtype=np.float64)
@@ -67,9 +75,7 @@ def softmax(scores: ArrayLike, axis: int = -1, temperature: float = 1.0) -> Arra
             f"every score is -inf (masked){row}; a token must be allowed to attend to at least "
             "one position (a causal mask always keeps the diagonal)"
         )
-    shifted = (s - s.max(axis=axis, keepdims=True)) / temperature  # all <= 0: exp cannot overflow
-    exps = np.exp(shifted)
-    return exps / exps.sum(axis=axis, keepdims=True)
+    return s
 
 
 def causal_mask(n: int) -> NDArray[np.bool_]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -56,6 +56,7 @@ __all__ = [
     "tokenize",
     "tokenizer",
     "weights",
+    "weights_in_place",
 ]
 
 Array = NDArray[np.float64]
@@ -287,12 +288,16 @@ def _threadpools() -> ThreadpoolController:
     return ThreadpoolController()
 
 
+def _one_blas_thread() -> object:
+    """A context with one BLAS thread: a sentence's matrices are tiny, and on a busy machine (a
+    site build runs pages in parallel) threads waiting for each other made encoding 10x slower."""
+    return _threadpools().limit(limits=1, user_api="blas")
+
+
 def encode(text: str) -> Encoded:
     """Run the encoder on ``text``: token vectors after every layer and every attention map."""
     tokens, ids = tokenize(text)
-    # A sentence's matrices are tiny: one BLAS thread is as fast, and on a busy machine (a site
-    # build runs pages in parallel) threads waiting for each other made it 10x slower.
-    with _threadpools().limit(limits=1, user_api="blas"):
+    with _one_blas_thread():
         x = _embed(ids)  # (T, d_model)
         hidden, attention = [x], []
         for layer in range(config().n_layers):
@@ -300,6 +305,28 @@ def encode(text: str) -> Encoded:
             hidden.append(x)
             attention.append(attn)
     return Encoded(text, tokens, ids, np.stack(hidden), np.stack(attention))
+
+
+def weights_in_place(
+    text: str, piece: str, word: str, others: Sequence[str], layer: int, head: int
+) -> dict[str, float]:
+    """The weight one head gives from ``piece`` to ``word``, and to each of ``others`` put in
+    ``word``'s place: the same-head control. ``layer`` and ``head`` count from 1.
+
+    Each other word must be one token, so every other token keeps its place.
+
+    >>> found = weights_in_place("The bank approved my loan.", "bank", "loan", ["table"], 6, 8)
+    >>> list(found), found["loan"] > found["table"]
+    (['loan', 'table'], True)
+    """
+    j = encode(text).position(word)
+    found = {}
+    for other in [word, *others]:
+        enc = encode(text.replace(word, other))
+        if enc.tokens[j] != other:
+            raise ValueError(f"{other!r} does not take the place of {word!r} in {text!r}")
+        found[other] = float(enc.attention[layer - 1, head - 1, enc.position(piece), j])
+    return found
 
 
 def sentence_embedding(text: str) -> Array:

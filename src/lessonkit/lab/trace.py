@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["SoftmaxTrace", "attention_trace", "scaled_softmax_trace", "softmax_trace"]
+__all__ = ["SoftmaxTrace", "attention_trace", "scaled_softmax_trace", "shares", "softmax_trace"]
 
 _MAX_EXPONENT = 709.0
 """``math.exp`` overflows above about 709.78; the trace computes raw ``e**score`` as taught."""
@@ -65,6 +65,19 @@ class SoftmaxTrace:
         """
         return max(range(len(self.weights)), key=self.weights.__getitem__)
 
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """Each token's part of the output: the size of its weight × value over all their sizes.
+
+        The weights say where the token looks; the output is made of weight × value. With values
+        0, 20 and 30, token 1 has most of the weight and none of the output:
+
+        >>> t = softmax_trace([3, 1, 0], [0, 20, 30])
+        >>> t.rounded_weights(), tuple(round(s, 2) for s in t.shares)
+        ((0.84, 0.11, 0.04), (0.0, 0.64, 0.36))
+        """
+        return shares(self.products)
+
     def rounded_weights(self, decimals: int = 2) -> tuple[float, ...]:
         """The weights as a lesson prints them.
 
@@ -91,40 +104,15 @@ class SoftmaxTrace:
             w * v for w, v in zip(self.rounded_weights(decimals), self.values, strict=True)
         )
 
-    def to_markdown(self, decimals: int = 2) -> str:
-        """Render the trace as a Markdown table, one row per token and a total row.
 
-        Inputs (scores, values) print as given; computed numbers with ``decimals`` places.
+def shares(products: Sequence[float]) -> tuple[float, ...]:
+    """``|p| / sum(|p|)`` for each weight × value ``p``; all 0 when every product is 0.
 
-        >>> print(softmax_trace([3, 1, 0], [10, 20, 30]).to_markdown())
-        | token | score | e^score | weight | value | weight × value |
-        | --- | ---: | ---: | ---: | ---: | ---: |
-        | 1 | 3 | 20.09 | 0.84 | 10 | 8.44 |
-        | 2 | 1 | 2.72 | 0.11 | 20 | 2.28 |
-        | 3 | 0 | 1.00 | 0.04 | 30 | 1.26 |
-        | total |  | 23.80 | 1.00 |  | 11.98 |
-        """
-
-        def fixed(x: float) -> str:
-            return f"{x:.{decimals}f}"
-
-        header = ["token", "score"]
-        if self.scale is not None:
-            header.append(f"score ÷ {self.scale:.{decimals}f}")
-        header += ["e^score" if self.scale is None else "e^scaled", "weight", "value"]
-        header.append("weight × value")
-        lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
-        for i, label in enumerate(self.labels):
-            row = [label.replace("|", r"\|"), f"{self.scores[i]:g}"]
-            if self.scale is not None:
-                row.append(fixed(self.scaled_scores[i]))
-            row += [fixed(self.exponentials[i]), fixed(self.weights[i]), f"{self.values[i]:g}"]
-            row.append(fixed(self.products[i]))
-            lines.append("| " + " | ".join(row) + " |")
-        total = ["total", ""] + ([""] if self.scale is not None else [])
-        total += [fixed(self.total), fixed(math.fsum(self.weights)), "", fixed(self.output)]
-        lines.append("| " + " | ".join(total) + " |")
-        return "\n".join(lines)
+    >>> shares([8.44, 2.28, 1.26])[0] > 0.7, shares([0.0, 0.0])
+    (True, (0.0, 0.0))
+    """
+    total = math.fsum(abs(p) for p in products)
+    return tuple(abs(p) / total if total else 0.0 for p in products)
 
 
 def _numbers(name: str, xs: Sequence[float]) -> tuple[float, ...]:

@@ -66,7 +66,8 @@ Every number in the prose comes from code that runs when the site is built. This
 them; `source="hide"` shows only what it prints or draws.
 
 ```python exec source="hide"
-from lessonkit.lab import softmax, softmax_trace
+from lessonkit.lab.attention import softmax
+from lessonkit.lab.trace import softmax_trace
 
 scores = [2.0, 1.0, 0.1]
 weights = softmax(scores)
@@ -80,7 +81,7 @@ Quote computed numbers in the prose, never type them: softmax turns the scores
 A figure is drawn by a block; its `alt` text says what the figure shows.
 
 ```python exec source="hide" alt="Bar chart: the first of three scores gets most of the weight."
-from lessonkit.lab import softmax_bars
+from lessonkit.lab.figures import softmax_bars
 
 softmax_bars(trace)
 ```

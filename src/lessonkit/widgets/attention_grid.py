@@ -63,16 +63,40 @@ def _quoted(token: str) -> str:
 
 
 def row_sentence(weights: ArrayLike, tokens: Sequence[str], row: int, decimals: int = 2) -> str:
-    """What row ``row`` attends to: its three strongest weights, strongest first."""
+    """What row ``row`` attends to, itself included: its three largest weights, largest first.
+
+    Words whose weights print the same are named together, not ranked.
+
+    >>> print(row_sentence([[1, 0, 0], [0.5, 0.5, 0], [0.2, 0.2, 0.6]], ["a", "b", "c"], 2))
+    “c” attends most to “c” (0.60), then “a” and “b” (0.20 each).
+    >>> print(row_sentence([[1, 0, 0], [0.5, 0.5, 0], [0.5, 0.3, 0.2]], ["a", "b", "c"], 2))
+    “c” attends most to “a” (0.50), then “b” (0.30) and “c” (0.20).
+    >>> print(row_sentence([[1, 0], [0.5, 0.5]], ["a", "b"], 1))
+    “b” splits its weight, 0.50 each, between “a” and “b”.
+    """
     w = np.asarray(weights, dtype=np.float64)[row, : row + 1]
     me = _quoted(tokens[row])
     if row == 0:
         return f"{me} can only attend to itself ({w[0]:.{decimals}f})."
-    order = sorted(range(row + 1), key=lambda j: (-w[j], j))[:3]
-    named = [f"{_quoted(tokens[j])} ({w[j]:.{decimals}f})" for j in order]
-    rest = named[1:]
-    then = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + f" and {rest[-1]}"
-    return f"{me} attends most to {named[0]}, then {then}."
+    printed = [f"{x:.{decimals}f}" for x in w]
+    levels = sorted(set(printed), key=float, reverse=True)
+    groups = [[_quoted(tokens[j]) for j in range(row + 1) if printed[j] == v] for v in levels]
+    if len(groups[0]) > 1:
+        split = "weight" if len(groups) == 1 else "most"
+        first = f"{me} splits its {split}, {levels[0]} each, between {_series(groups[0])}"
+    else:
+        first = f"{me} attends most to {groups[0][0]} ({levels[0]})"
+    if len(groups) == 1:
+        return f"{first}."
+    rest = [
+        f"{_series(g)} ({v}{' each' if len(g) > 1 else ''})"
+        for g, v in zip(groups[1:3], levels[1:3], strict=False)
+    ]
+    return f"{first}, then {' and '.join(rest)}."
+
+
+def _series(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def attention_grid_html(
@@ -121,7 +145,8 @@ def attention_grid_html(
         f'<thead><tr><td class="lk-attn__corner"></td>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         '<p class="lk-attn__focus" data-out="focus" aria-hidden="true" hidden>'
-        "Hover over or focus a word on the left to see which earlier words it attends to.</p>"
+        "Hover over or focus a word on the left to see which words, itself included, it attends "
+        "to.</p>"
         f'<div class="lk-attn__notes" hidden>{"".join(notes)}</div>'
         "</div>"
     )

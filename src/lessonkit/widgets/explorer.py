@@ -19,8 +19,9 @@ rules as :func:`explorer_numbers` when a reader moves a control:
 (('20.09', '2.72', '1.00'), '23.80', ('0.84', '0.11', '0.04'), '11.98')
 >>> explorer_numbers([1000, -1000, 0], [10, 20, 30]).exponentials
 ('1.97 × 10^434', '5.08 × 10^-435', '1.00')
->>> n.sentence
-'Most of the answer comes from token 1, because its score is the highest.'
+>>> print(n.sentence.replace(". ", ".\\n"))
+Token 1 gets most of the weight (0.84): its score is the highest.
+Most of the output, 8.44 of 11.98, comes from token 1.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lessonkit.lab.attention import softmax
-from lessonkit.lab.trace import SoftmaxTrace
+from lessonkit.lab.trace import SoftmaxTrace, shares
 
 __all__ = [
     "EXP_FIXED",
@@ -79,7 +80,7 @@ class ExplorerNumbers:
     products: tuple[str, ...]
     output: str
     sentence: str
-    """Which token the answer mostly comes from, or which tokens tie."""
+    """Which token gets the most weight, and which makes up most of the output."""
 
 
 def format_exp(z: float, decimals: int = 2) -> str:
@@ -98,30 +99,75 @@ def format_exp(z: float, decimals: int = 2) -> str:
     return f"{mantissa} × 10^{k}"
 
 
-def explain(scores: Sequence[float], weights: Sequence[float], labels: Sequence[str]) -> str:
-    """The sentence under the table: which token the answer mostly comes from, or who ties.
+def explain(
+    scores: Sequence[float],
+    weights: Sequence[float],
+    products: Sequence[float],
+    labels: Sequence[str],
+    decimals: int = 2,
+) -> str:
+    """The sentences under the table: who gets the weight, then who makes up the output.
 
-    >>> explain([3, 1, 0], [0.84, 0.11, 0.04], ["1", "2", "3"])
-    'Most of the answer comes from token 1, because its score is the highest.'
-    >>> explain([1, 1, 0], [0.42, 0.42, 0.16], ["1", "2", "3"])
-    'Tokens 1 and 2 tie for the highest score, so they get the same, largest weight.'
-    """
+    The weights follow the scores alone; the output is the sum of weight × value, so the
+    second sentence reads the products (:func:`lessonkit.lab.trace.shares`), not the weights.
+
+    >>> w = [0.844, 0.114, 0.042]  # scores 3, 1, 0 and values 0, 20, 30:
+    >>> print(explain([3, 1, 0], w, [0.0, 2.28, 1.26], ["1", "2", "3"]).replace(". ", ".\\n"))
+    Token 1 gets most of the weight (0.84): its score is the highest.
+    But most of the output, 2.28 of 3.54, comes from token 2: weight × value counts, not weight alone.
+    """  # noqa: E501
+    return (
+        f"{_weight_words(scores, weights, labels, decimals)} "
+        f"{_output_words(weights, products, labels, decimals)}"
+    )
+
+
+def _names(labels: Sequence[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + f" and {labels[-1]}"
+
+
+def _weight_words(
+    scores: Sequence[float], weights: Sequence[float], labels: Sequence[str], decimals: int
+) -> str:
+    """Which token gets the largest weight, and why: the scores decide."""
     top = max(scores)
     tied = [label for label, s in zip(labels, scores, strict=True) if s == top]
-    if len(tied) == len(labels) > 1:
-        return (
-            f"All {len(labels)} tokens tie, so each gets the same weight and the output is the "
-            "plain average of the values."
-        )
+    w = f"{weights[list(scores).index(top)]:.{decimals}f}"
+    if len(labels) == 1:
+        return f"Token {labels[0]} is the only token, so it gets all the weight ({w})."
     if len(tied) > 1:
-        names = ", ".join(tied[:-1]) + f" and {tied[-1]}"
-        return f"Tokens {names} tie for the highest score, so they get the same, largest weight."
-    winner = list(scores).index(top)
-    if weights[winner] > 0.5:
-        return f"Most of the answer comes from token {tied[0]}, because its score is the highest."
+        who = f"All {len(labels)} tokens" if len(tied) == len(labels) else f"Tokens {_names(tied)}"
+        return f"{who} tie for the highest score, so they get the same weight ({w} each)."
+    if weights[labels.index(tied[0])] > 0.5:
+        return f"Token {tied[0]} gets most of the weight ({w}): its score is the highest."
     return (
-        f"The largest share of the answer comes from token {tied[0]}, because its score is the "
-        "highest, but it is less than half."
+        f"Token {tied[0]} gets the largest weight ({w}), but less than half: its score is the "
+        "highest."
+    )
+
+
+def _output_words(
+    weights: Sequence[float], products: Sequence[float], labels: Sequence[str], decimals: int
+) -> str:
+    """Which tokens make up the output: the largest weight × value, whatever the weights say."""
+    parts = shares(products)
+    output = f"{math.fsum(products):.{decimals}f}"
+    if not any(parts):
+        return f"Every weight × value is 0, so the output is {output}."
+    lead = [label for label, s in zip(labels, parts, strict=True) if s == max(parts)]
+    p = f"{products[labels.index(lead[0])]:.{decimals}f}"
+    who, each = (f"token {lead[0]}", "") if len(lead) == 1 else (f"tokens {_names(lead)}", " each")
+    if min(products) < 0 < max(products):
+        return (
+            "Positive and negative weight × value partly cancel: the largest is "
+            f"{p}{each}, from {who}; the output is {output}."
+        )
+    amount = "most of the output" if max(parts) > 0.5 else "the largest part of the output"
+    if any(weights[labels.index(x)] == max(weights) for x in lead):
+        return f"{amount.capitalize()}, {p}{each} of {output}, comes from {who}."
+    return (
+        f"But {amount}, {p}{each} of {output}, comes from {who}: weight × value counts, not "
+        "weight alone."
     )
 
 
@@ -164,7 +210,7 @@ def explorer_numbers(
         weight_sum=fixed(math.fsum(weights)),
         products=tuple(fixed(p) for p in products),
         output=fixed(math.fsum(products)),
-        sentence=explain(s, weights, names),
+        sentence=explain(s, weights, products, names, decimals),
     )
 
 

@@ -44,20 +44,47 @@
     return `${mantissa} × 10^${k}`;
   }
 
-  function explain(scores, weights, labels) {
+  const names = (xs) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+
+  // The sentences under the table, as explain() in Python: who gets the weight (the scores
+  // decide), then who makes up the output (weight × value decides, not the weight alone).
+  function explain(scores, weights, products, labels, digits) {
+    return `${weightWords(scores, weights, labels, digits)} ${outputWords(weights, products, labels, digits)}`;
+  }
+
+  function weightWords(scores, weights, labels, digits) {
     const top = Math.max(...scores);
     const tied = labels.filter((_, i) => scores[i] === top);
-    if (tied.length === labels.length && labels.length > 1) {
-      return `All ${labels.length} tokens tie, so each gets the same weight and the output is the plain average of the values.`;
-    }
+    const w = fixed(weights[scores.indexOf(top)], digits);
+    if (labels.length === 1) return `Token ${labels[0]} is the only token, so it gets all the weight (${w}).`;
     if (tied.length > 1) {
-      const names = `${tied.slice(0, -1).join(", ")} and ${tied.at(-1)}`;
-      return `Tokens ${names} tie for the highest score, so they get the same, largest weight.`;
+      const who = tied.length === labels.length ? `All ${labels.length} tokens` : `Tokens ${names(tied)}`;
+      return `${who} tie for the highest score, so they get the same weight (${w} each).`;
     }
-    if (weights[scores.indexOf(top)] > 0.5) {
-      return `Most of the answer comes from token ${tied[0]}, because its score is the highest.`;
+    if (weights[labels.indexOf(tied[0])] > 0.5) {
+      return `Token ${tied[0]} gets most of the weight (${w}): its score is the highest.`;
     }
-    return `The largest share of the answer comes from token ${tied[0]}, because its score is the highest, but it is less than half.`;
+    return `Token ${tied[0]} gets the largest weight (${w}), but less than half: its score is the highest.`;
+  }
+
+  function outputWords(weights, products, labels, digits) {
+    const total = sum(products.map(Math.abs));
+    const parts = products.map((p) => (total ? Math.abs(p) / total : 0));
+    const output = fixed(sum(products), digits);
+    if (!parts.some((s) => s)) return `Every weight × value is 0, so the output is ${output}.`;
+    const most = Math.max(...parts);
+    const lead = labels.filter((_, i) => parts[i] === most);
+    const p = fixed(products[labels.indexOf(lead[0])], digits);
+    const [who, each] = lead.length === 1 ? [`token ${lead[0]}`, ""] : [`tokens ${names(lead)}`, " each"];
+    if (Math.min(...products) < 0 && Math.max(...products) > 0) {
+      return `Positive and negative weight × value partly cancel: the largest is ${p}${each}, from ${who}; the output is ${output}.`;
+    }
+    const amount = most > 0.5 ? "most of the output" : "the largest part of the output";
+    const heaviest = Math.max(...weights);
+    if (lead.some((x) => weights[labels.indexOf(x)] === heaviest)) {
+      return `${amount[0].toUpperCase()}${amount.slice(1)}, ${p}${each} of ${output}, comes from ${who}.`;
+    }
+    return `But ${amount}, ${p}${each} of ${output}, comes from ${who}: weight × value counts, not weight alone.`;
   }
 
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -85,7 +112,7 @@
       weightSum: fixed(sum(weights), digits),
       products: products.map((p) => fixed(p, digits)),
       output: fixed(sum(products), digits),
-      sentence: explain(scores, weights, labels),
+      sentence: explain(scores, weights, products, labels, digits),
       expHead: temperature === 1 ? "e^score" : `e^(score ÷ ${general(temperature)})`,
     };
   }
