@@ -23,6 +23,7 @@ from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
+from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
 
@@ -39,7 +40,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        self.preview = FullBuild.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/full
+        self.preview = Preview.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/serve
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
