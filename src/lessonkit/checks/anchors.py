@@ -10,6 +10,7 @@ import functools
 import html
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 import markdown
 from markdown.extensions.toc import slugify, strip_tags, unique
@@ -19,12 +20,11 @@ from lessonkit.core.fences import fences
 from lessonkit.core.page import Page
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError
-from lessonkit.core.records import Record
 from lessonkit.core.source import split_source
 from lessonkit.notebooks.lesson import read_lesson
 
 
-class PageIds(Record):
+class PageIds(NamedTuple):
     """The ids a page's source shows; ``complete`` when its rendering can make no others."""
 
     ids: frozenset[str]

@@ -31,7 +31,7 @@ import tempfile
 import threading
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
@@ -40,7 +40,6 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
-from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
@@ -79,7 +78,7 @@ class _DirtyNotice(logging.Filter):
 _NOTICE = _DirtyNotice()
 
 
-class _Converted(Record):
+class _Converted(NamedTuple):
     """What a build made of one page: enough to stand in for it when it is not converted."""
 
     url: str
