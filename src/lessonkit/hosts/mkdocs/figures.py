@@ -21,9 +21,9 @@ from collections.abc import Iterator, MutableMapping
 
 BUDGET = 2 * 2**20
 """Characters of SVG that wait as they are, in all (about 230 heatmaps of 9 KB): a site of a few
-hundred pages pays no compression (zlib's fastest level: about a fifth of the size, some 0.6
-million instructions a figure, to pack and unpack); a site of thousands holds about a fifth of
-its figures' weight past it."""
+hundred pages pays no compression. Measured with this site's lesson copied 1,000 times (30 KB
+of SVG a page): the figures waiting hold 8 MB instead of 29 MB, for 0.4 s of CPU in a build of
+minutes."""
 
 
 class Waiting(MutableMapping[str, list[str]]):
