@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from lessonkit.core.page import Page as Lesson
     from lessonkit.core.settings import Settings
     from lessonkit.execute.engine import Engine
+    from lessonkit.hosts.mkdocs.figures import Waiting
 
 
 class FullBuild:
@@ -59,9 +60,7 @@ class FullBuild:
     def compile_with(self, env: Environment) -> None:
         """Give the theme's templates compiled in the last run: there is none."""
 
-    def restore(
-        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
-    ) -> None:
+    def restore(self, env: Environment, files: Files, figures: Waiting) -> None:
         """Put back what pages not converted made last time: every page was converted."""
 
     def settle(self, files: Files) -> None:

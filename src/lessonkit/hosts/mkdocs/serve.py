@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -45,6 +45,7 @@ from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.full import FullBuild, watch
 from lessonkit.hosts.mkdocs.search import SearchEntries
 
@@ -285,9 +286,7 @@ class Preview(FullBuild):
         if self.active:
             env.bytecode_cache = self._templates
 
-    def restore(
-        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
-    ) -> None:
+    def restore(self, env: Environment, files: Files, figures: Waiting) -> None:
         """Remember the pages converted in this run; put back what the others made last time
         (their content, title and figures), so that every feature sees the whole site."""
         if not self.active:
@@ -300,7 +299,7 @@ class Preview(FullBuild):
             self._urls.append(page.url)
             if page.content is not None:
                 self._converted.append(page.url)
-                found = figures.get(file.src_uri, [])
+                found = figures.packed(file.src_uri)
                 self._pages[file.src_uri] = _Converted(
                     page.url, page.title, page.content, found, file.abs_dest_path
                 )
