@@ -6,17 +6,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lessonkit.checks.anchors import Anchors
 from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.settings import Settings
 from lessonkit.execute.program import Program
+from lessonkit.glossary.terms import Glossary
 from lessonkit.notebooks.pages import lesson_pages, notebook_sources
-
-if TYPE_CHECKING:
-    from lessonkit.glossary.terms import Glossary
 
 
 @dataclass

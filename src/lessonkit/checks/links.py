@@ -11,6 +11,7 @@ make (footnotes, quizzes, tooltips, tabs). The glossary page's ids are its terms
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from pathlib import Path
@@ -73,8 +74,6 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
         return None
     if ids is None or anchor in ids.ids or unquote(anchor) in ids.ids:
         return None
-    import difflib  # only for a hint: most builds never need it
-
     close = difflib.get_close_matches(unquote(anchor), sorted(ids.ids), n=1, cutoff=0.6)
     if not ids.complete and not close:
         return None  # the page may have ids only its rendering makes: report sure cases only
@@ -151,8 +150,6 @@ def _page_exists(target: str, file: Path, context: Context) -> bool:
 
 def _missing_page(target: str, line: int, file: Path, context: Context) -> Problem:
     page = re.split(r"[#?]", target, maxsplit=1)[0]
-    import difflib  # only for a hint: most builds never need it
-
     close = difflib.get_close_matches(page, context.links_from(file.parent), n=1, cutoff=0.5)
     hint = (
         f"did you mean {close[0]}?"

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lessonkit import quiz
 from lessonkit.checks.blocks import block_problems
@@ -32,9 +31,7 @@ from lessonkit.checks.links import link_problems
 from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.checks import compile_problems
-
-if TYPE_CHECKING:  # loaded when the site has a glossary
-    pass
+from lessonkit.glossary.checks import check as glossary_check
 
 
 def check_page(page: Page, context: Context) -> list[Problem]:
@@ -61,8 +58,6 @@ def check_page(page: Page, context: Context) -> list[Problem]:
     problems += page.place_all(block_problems(page.body, context.markdown.blocks))
     problems += page.place_all(quiz.check(page.body))
     if context.glossary is not None:
-        from lessonkit.glossary.checks import check as glossary_check
-
         problems += page.place_all(glossary_check(page.body, context.glossary))
     if page.file is not None:
         found = link_problems(page.body, page.offset, page.file, context, page.text)
