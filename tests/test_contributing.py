@@ -11,7 +11,7 @@ import yaml
 from lessonkit.checks.recipe import check_text
 from lessonkit.core.source import split_front_matter
 from lessonkit.execute.program import EXEC_OPTIONS
-from lessonkit.glossary import check as glossary_check
+from lessonkit.glossary.checks import check as glossary_check
 from lessonkit.glossary.terms import parse
 from lessonkit.quiz import check as quiz_check
 from lessonkit.resources.cards import check_resources

@@ -224,34 +224,6 @@ def test_the_preview_serves_edits_and_survives_broken_ones(site: Path, server: S
     server.serves("a/", "fourth Text")
 
 
-def test_a_full_build_never_loads_the_preview(tmp_path: Path) -> None:
-    """The preview (``hosts/mkdocs/serve.py``, the search index's repair) is for serve and
-    dirty builds: ``mkdocs build`` pays for none of it; ``mkdocs build --dirty`` uses it."""
-    (tmp_path / "docs").mkdir()
-    page = PAGE.format(name="A", word="", code="")
-    (tmp_path / "docs" / "a.md").write_text(page)
-    (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins: [search, lessonkit]\n")
-    probe = (
-        "import sys\nfrom mkdocs.__main__ import cli\n"
-        "try:\n    cli(sys.argv[1:])\nexcept SystemExit as done:\n    assert not done.code\n"
-        "preview = ('lessonkit.hosts.mkdocs.serve', 'lessonkit.hosts.mkdocs.search')\n"
-        "print(sorted(m for m in preview if m in sys.modules))\n"
-    )
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    loaded = []
-    for flags in (["--strict"], ["--dirty"]):
-        done = subprocess.run(
-            [sys.executable, "-c", probe, "build", "-q", *flags],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        assert done.returncode == 0, done.stderr
-        loaded.append(done.stdout.strip().splitlines()[-1])
-    assert loaded == ["[]", "['lessonkit.hosts.mkdocs.search', 'lessonkit.hosts.mkdocs.serve']"]
-
-
 def test_serve_clean_serves_full_rebuilds(site: Path) -> None:
     """``mkdocs serve --clean`` rebuilds every page each time, with no preview (MkDocs starts
     the plugin for a build): it serves, an edit is served, and so is a lab edit (the modules
@@ -337,11 +309,9 @@ def on_post_build(config):
 """
 
 
-def test_a_rebuild_renders_with_the_templates_compiled_while_the_first_build_waited(
-    site: Path,
-) -> None:
-    """The first build compiles the theme's templates while its pages run; the preview keeps
-    their code for the next rebuild, which then compiles none (a third of a small rebuild)."""
+def test_a_rebuild_renders_with_the_templates_the_first_build_compiled(site: Path) -> None:
+    """The preview keeps the theme's compiled templates for the next rebuild, which then
+    compiles none (a third of a small rebuild)."""
     (site / "hooks.py").write_text(COMPILES)
     (site / "mkdocs.yml").write_text(SITE + "hooks: [hooks.py]\n")
     server = Server(site, "mkdocs")

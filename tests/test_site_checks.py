@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from lessonkit.checks.anchors import page_ids
 from lessonkit.checks.blocks import block_problems
 from lessonkit.checks.frontmatter import ALL_KNOWN, KNOWN_KEYS, key_problems
-from lessonkit.checks.links import page_ids
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of, registered_blocks
 from lessonkit.cli import main
 from lessonkit.execute.program import near_miss

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -74,28 +73,3 @@ def test_serve_reports_errors_and_rebuilds_after_a_fix(tmp_path: Path) -> None:
         page.write_text(PAGE.format(value="6 * 7 + 1"))
         assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
         assert (tmp_path / ".lessonkit" / "cache").is_dir()
-
-
-def test_serve_warns_when_lessonkit_s_own_source_is_edited_under_it(tmp_path: Path) -> None:
-    """The serve's process keeps the lessonkit it loaded (and would load, say, a quiz's reader
-    edited beside the older check it fits): a rebuild after an edit says to restart, naming the
-    file. A rebuild after a page's edit alone says nothing of it."""
-    source = tmp_path / "src"
-    shutil.copytree(
-        Path(__file__).resolve().parents[2] / "src" / "lessonkit",
-        source / "lessonkit",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    log = tmp_path / "serve.log"
-    warning = "lessonkit's own source changed since this serve loaded it (check.py)"
-    with _serving(tmp_path / "site", log, PYTHONPATH=str(source)) as (_, page, url):
-        assert _wait_for(lambda: "Value: 42." in _page(url)), log.read_text()
-        page.write_text(PAGE.format(value="6 * 7 + 1"))
-        assert _wait_for(lambda: "Value: 43." in _page(url)), log.read_text()
-        assert "lessonkit's own source changed" not in log.read_text()
-        checked = source / "lessonkit" / "quiz" / "check.py"
-        checked.write_text(checked.read_text() + "\n# edited\n")
-        page.write_text(PAGE.format(value="6 * 7 + 2"))
-        assert _wait_for(lambda: "Value: 44." in _page(url)), log.read_text()
-        assert warning in log.read_text()
-        assert "restart `mkdocs serve`" in log.read_text()

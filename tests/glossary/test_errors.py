@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.glossary import check
+from lessonkit.glossary.checks import check
 from lessonkit.glossary.terms import Glossary, Term, parse, unused
 
 

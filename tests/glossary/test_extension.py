@@ -6,7 +6,8 @@ import markdown
 import pytest
 
 from lessonkit.core.problems import LessonError
-from lessonkit.glossary import GlossaryExtension, used_term_ids
+from lessonkit.glossary.extension import GlossaryExtension
+from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.terms import parse
 
 GLOSSARY = parse(

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import markdown
 
-from lessonkit.glossary import GlossaryExtension
 from lessonkit.glossary.checks import check
+from lessonkit.glossary.extension import GlossaryExtension
 from lessonkit.glossary.terms import parse
 
 GLOSSARY = parse(

@@ -10,7 +10,7 @@ import pytest
 from lessonkit.checks.files import check_files
 from lessonkit.checks.recipe import Context, check_text
 from lessonkit.core.problems import LessonError
-from lessonkit.glossary import check
+from lessonkit.glossary.checks import check
 from lessonkit.glossary.terms import load, parse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import posixpath
 from pathlib import Path
-from typing import Any
 
 from lessonkit.core.page import Page
 from lessonkit.core.patterns import lazy
@@ -85,24 +84,3 @@ def read_lesson(file: Path, path: str, where: str) -> Page:
     if percent and (starts := script_starts(text, nb)):
         made = made.in_script(starts)  # a script's problems name its own lines
     return Page(made.text, path, where, file, origins=made.origins, notes=made.placed(where))
-
-
-_MOVED = frozenset(
-    {"TAGS", "REFUSED_TAGS", "IGNORED_METADATA", "JUPYTER_METADATA", "Made", "parse", "convert"}
-    | {"script_starts", "notebook", "raw", "markdown", "code"}
-)
-"""Names that lived here before notebook conversion got its own module (:mod:`.convert`)."""
-
-
-def __getattr__(name: str) -> Any:
-    """A name of :data:`_MOVED`, from :mod:`.convert`, loaded only when asked for.
-
-    >>> from lessonkit.notebooks.lesson import TAGS
-    >>> "hide-input" in TAGS
-    True
-    """
-    if name in _MOVED:
-        from lessonkit.notebooks import convert
-
-        return getattr(convert, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -66,52 +66,40 @@ Public API: :func:`check` (validate raw Markdown), :class:`QuizExtension` /
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
-from pymdownx.util import escape_chars
+from pymdownx.blocks import BlocksExtension, BlocksProcessor
 
+from .block import QuizBlock
 from .check import check
-from .gate import BlocksGate
-from .gate import register as register_blocks_gate
-
-if TYPE_CHECKING:
-    from pymdownx.blocks import BlocksProcessor
-
-    from .page import seal, unseal
+from .escape import escape_quizzes
+from .page import finish_page, seal, seal_options, unseal
 
 __all__ = ["QuizExtension", "check", "makeExtension", "seal", "unseal"]
 
 
 class QuizExtension(Extension):
-    """Registers the ``quiz`` block, the page checks and result line, and answer sealing.
-
-    The block itself (pymdown's Blocks API) is set up by the gate (:mod:`.gate`) for the first
-    page whose lines hold a ``///``: a site whose pages have no block never loads
-    ``pymdownx.blocks``. ``/`` is escapable on every page, as pymdown makes it for its blocks.
-    """
+    """Registers the ``quiz`` block (pymdown's Blocks API), the page checks and result line,
+    and answer sealing."""
 
     def extendMarkdown(self, md: Markdown) -> None:
-        escape_chars(md, ["/"])
-        gate = register_blocks_gate(md, self.blocks)  # no "///" on a page: no block test (.gate)
-        # After fenced code (25) and lessonkit's execution (29) stashed their HTML, and after
-        # the gate (21.5) looked for "///"; before raw HTML blocks are read (20).
-        md.preprocessors.register(_HtmlEscape(md, gate), "lessonkit_quiz_html", 21)
+        self.blocks(md)
+        escape = _HtmlEscape(md)
+        # After fenced code (25) and lessonkit's execution (29) stashed their HTML; before raw
+        # HTML blocks are read (20).
+        md.preprocessors.register(escape, "lessonkit_quiz_html", 21)
         # Before inline parsing (20): sees block-level text, so code spans are still raw.
-        md.treeprocessors.register(_PageFinish(md, gate), "lessonkit_quiz_page", 25)
+        md.treeprocessors.register(_PageFinish(md, escape), "lessonkit_quiz_page", 25)
         # After raw HTML is restored (30) and ampersands substituted (20): the final HTML.
         md.postprocessors.register(_Seal(md), "lessonkit_quiz_seal", 5)
 
     def blocks(self, md: Markdown) -> BlocksProcessor:
         """pymdown's block processor on ``md`` (made now unless another extension's blocks
         made it), with the ``quiz`` block registered."""
-        from pymdownx.blocks import BlocksExtension  # here: only a page with "///" needs it
-
-        from .block import QuizBlock
-
         processor = BlocksExtension().register_block_mgr(md)
         if "quiz" not in processor.blocks:
             processor.register(QuizBlock, self.getConfigs())
@@ -123,42 +111,29 @@ def makeExtension(**kwargs: Any) -> QuizExtension:
     return QuizExtension(**kwargs)
 
 
-# The page processors: each lets a page that holds no quiz through with one test, and loads
-# what does the work (.escape, .page) for the first page that may hold one, so a site without
-# quizzes never loads it.
-
-
 class _HtmlEscape(Preprocessor):
     """Raw HTML in a quiz is shown as text (:func:`.escape.escape_quizzes`), before
-    Python-Markdown reads raw HTML blocks."""
+    Python-Markdown reads raw HTML blocks; ``open``: whether the page's lines hold a ``///``."""
 
-    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
-        super().__init__(md)
-        self.gate = gate
+    open = True
 
     def run(self, lines: list[str]) -> list[str]:
-        if not self.gate.open:
-            return lines  # most pages: no "///" in their lines, so no block at all
-        from .escape import escape_quizzes
-
-        return escape_quizzes(lines)
+        self.open = "///" in "\n".join(lines)
+        return escape_quizzes(lines) if self.open else lines
 
 
 class _PageFinish(Treeprocessor):
     """A quiz left as text or never closed fails the page; the result line follows the last
-    quiz (:func:`.page.finish_page`). Where the page's lines could open no block (the gate),
-    only a ``///`` in its text (a later preprocessor's) needs the walk."""
+    quiz (:func:`.page.finish_page`). A page whose lines hold no ``///`` has no quiz, unless a
+    later preprocessor wrote one in its text."""
 
-    def __init__(self, md: Markdown, gate: BlocksGate) -> None:
+    def __init__(self, md: Markdown, escape: _HtmlEscape) -> None:
         super().__init__(md)
-        self.gate = gate
+        self.escape = escape
 
     def run(self, root: etree.Element) -> None:
-        if not self.gate.open and "///" not in "".join(root.itertext()):
-            return  # most pages: one search in C, not a test of every element (build speed)
-        from .page import finish_page
-
-        finish_page(root)
+        if self.escape.open or "///" in "".join(root.itertext()):
+            finish_page(root)
 
 
 class _Seal(Postprocessor):
@@ -167,17 +142,4 @@ class _Seal(Postprocessor):
     sealed feedback is exactly what the page would show."""
 
     def run(self, text: str) -> str:
-        if "data-lk-seal=" not in text:
-            return text  # no quiz option here (most pages): a substring test, not a regex scan
-        from .page import seal_options
-
-        return seal_options(text)
-
-
-def __getattr__(name: str) -> Any:
-    """``seal`` and ``unseal`` (:mod:`.page`), loaded when first asked for."""
-    if name in ("seal", "unseal"):
-        from . import page
-
-        return getattr(page, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return seal_options(text) if "data-lk-seal=" in text else text

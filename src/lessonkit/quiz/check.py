@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass
 
 import yaml
 
 from lessonkit.core.containers import regions_of
+from lessonkit.core.fences import fences
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
-from .rules import problem, quote
+from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote
 
 RE_QUIZ = lazy(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
@@ -46,9 +48,6 @@ def check(markdown_text: str) -> list[Problem]:
     """  # noqa: E501
     if "///" not in markdown_text or not RE_ANY_QUIZ.search(markdown_text):
         return []  # most pages: no quiz, nothing to walk (build speed)
-    # Here, not at the top: a page without a quiz (a warm build's every page) needs none of it.
-    from .walk import check_lines
-
     problems: list[Problem] = []
     for region in regions_of(markdown_text, "//"):
         if not any(RE_QUIZ.match(line) for line in region.lines):
@@ -108,3 +107,176 @@ def _key_index(option_lines: list[str], key: object) -> int:
 
 def _at(line: int | None, offset: int) -> int | None:
     return None if line is None else line + offset
+
+
+# The walk through one region's lines: each quiz's header, question, options and feedback,
+# read as pymdown-extensions and Python-Markdown will.
+
+
+@dataclass(frozen=True)
+class _Code:
+    """Which lines of a page are fenced code (fence lines included), and which open a fence."""
+
+    lines: frozenset[int]
+    openings: frozenset[int]
+
+    @classmethod
+    def of(cls, lines: list[str]) -> _Code:
+        found = list(fences(lines))
+        code = {i for f in found for i in range(f.start, min(f.end + 1, len(lines)))}
+        return cls(frozenset(code), frozenset(f.start for f in found))
+
+
+@dataclass
+class _Option:
+    line: int
+    body: str
+    feedback_line: int | None = None
+    feedback: str = ""
+
+
+def check_lines(lines: list[str]) -> list[Problem]:
+    """The problems of the quizzes in ``lines`` (one region), with lines counted in it."""
+    problems: list[Problem] = []
+    code = _Code.of(lines)
+    i = 0
+    while i < len(lines):
+        if i not in code.lines and RE_QUIZ.match(lines[i]):
+            i, found = _check_quiz(lines, i, code)
+            problems += found
+        i += 1
+    return problems
+
+
+def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Problem]]:
+    """Check the quiz opened at index ``start``; return the index of its last line and problems."""
+    header, number = lines[start], start + 1
+    m = RE_START.match(header)
+    if m is None or m[2].lower() != "quiz":
+        return start, [problem("header", number, text=quote(header.strip()))]
+    j = start + 1
+    while j < len(lines) and RE_OPTIONS_LINE.match(lines[j]):
+        j += 1
+    problems = header_problems(header, lines[start + 1 : j], number)
+    options_read = _read_options(lines[start + 1 : j])
+    body, end, nested = _body(lines, j, len(m[1]), code)
+    if options_read is None:  # the "options" are likely the question: judge the body once fixed
+        return (end if end is not None else len(lines) - 1), problems
+    question, options, found = _read_body(body, code)
+    first = next((text for _, text in question if text.strip()), None)
+    name = quote(first) if first else NO_QUESTION
+    problems += found
+    problems += [problem("nested", n, text=name) for n in nested]
+    if end is None:
+        problems.append(problem("unclosed", number, text=name))
+    if first is None:
+        problems.append(problem("empty-question", number))
+    elif first.startswith(("    ", "```", "~~~")):
+        problems.append(problem("question-start", question[0][0], text=CODE))
+    elif first.startswith("#"):
+        problems.append(problem("question-start", question[0][0], text=quote(first)))
+    if options is None:
+        return (end if end is not None else len(lines) - 1), problems
+    if not options:
+        problems.append(problem("no-options", number, text=name))
+    problems += _option_problems(options, name, options_read.get("type"), number)
+    return (end if end is not None else len(lines) - 1), problems
+
+
+def _body(
+    lines: list[str], j: int, length: int, code: _Code
+) -> tuple[list[tuple[int, str]], int | None, list]:
+    """The quiz's content lines (number, text), the index of its closing line, nested quizzes."""
+    stack = [length]
+    body: list[tuple[int, str]] = []
+    nested: list[int] = []
+    for k in range(j, len(lines)):
+        line = lines[k]
+        in_code = k in code.lines
+        if not in_code and (e := RE_END.match(line)) and len(e[1]) == stack[-1]:
+            stack.pop()
+            if not stack:
+                return body, k, nested
+        elif not in_code and (s := RE_START.match(line)):
+            stack.append(len(s[1]))
+            if RE_QUIZ.match(line):
+                nested.append(k + 1)
+        elif not in_code and RE_ANY_QUIZ.match(line):  # in an option's feedback, say
+            nested.append(k + 1)
+        body.append((k + 1, line))
+    return body, None, nested
+
+
+def _read_body(
+    body: list[tuple[int, str]], code: _Code
+) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
+    """Split the content into question lines and options, as Python-Markdown will parse them.
+
+    Options is None when the list is numbered (reported here; nothing more to check).
+    """
+    question: list[tuple[int, str]] = []
+    options: list[_Option] = []
+    problems: list[Problem] = []
+    prev = "blank"
+    for number, text in body:
+        if number - 1 in code.lines and number - 1 not in code.openings:
+            continue  # inside a fenced block; its opening line is read (a question may start so)
+        bullet = RE_BULLET.match(text)
+        indented = text.startswith("    ")
+        if not text.strip():
+            prev = "blank"
+        elif not options and not bullet:
+            if RE_NUMBERED.match(text) and prev == "blank":
+                item = RE_NUMBERED.sub("", text).strip()
+                return question, None, [problem("ordered", number, text=quote(item))]
+            question.append((number, text))
+            prev = "question"
+        elif bullet or (prev == "item" and RE_NUMBERED.match(text)):
+            if prev in ("question", "feedback"):
+                problems.append(problem("needs-blank", number, text=quote(text.strip())))
+            options.append(_Option(number, bullet[1] if bullet else text.strip()))
+            prev = "item"
+        elif prev == "item":
+            options[-1].body += " " + text.strip()
+        elif (prev == "blank" and indented) or prev == "feedback":
+            option = options[-1]
+            if option.feedback_line is None:
+                option.feedback_line, option.feedback = number, text.strip()
+            prev = "feedback"
+        else:
+            problems.append(problem("stray", number, text=quote(text.strip())))
+            break
+    return question, options, problems
+
+
+def _option_problems(
+    options: list[_Option], name: str, quiz_type: object, number: int
+) -> list[Problem]:
+    problems: list[Problem] = []
+    marked = 0
+    right = 0
+    for option in options:
+        m = RE_MARK.match(option.body)
+        if m is None:
+            problems.append(problem("not-task", option.line, text=quote(option.body)))
+            continue
+        marked += 1
+        text = (m["text"] or "").strip()
+        correct = m["mark"] != " "
+        right += correct
+        if not text:
+            problems.append(problem("empty-option", option.line, text=quote(option.body)))
+        if not correct and option.feedback_line is None:
+            problems.append(problem("no-feedback", option.line, text=quote(text)))
+        fields = contradiction(correct, option.feedback) if option.feedback_line else None
+        if fields:
+            problems.append(
+                problem("contradiction", option.feedback_line, text=quote(text), **fields)
+            )
+    if len(options) == 1:
+        problems.append(problem("too-few", options[0].line, text=name))
+    if marked and not right:
+        problems.append(problem("no-correct", options[0].line, text=name))
+    if quiz_type == "single" and right > 1:
+        problems.append(problem("single-many", number, text=name))
+    return problems

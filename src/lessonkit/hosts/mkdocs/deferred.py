@@ -55,7 +55,6 @@ class Deferred:
         config: MkDocsConfig,
         files: Files,
         prepare: Callable[[str, Program, PageResult], None],
-        idle: Callable[[], bool] = lambda: False,
     ) -> None:
         """Convert every waiting page; LessonError with every failed page's problems.
 
@@ -64,15 +63,14 @@ class Deferred:
         conversion does not depend on which pages were converted before it, as MkDocs' own
         pass already converts some pages now and others here). The problems are reported in
         the navigation's order. ``prepare(markdown, program, result)`` hands a page's run to
-        the execute extension. Until a first run finishes, the build calls ``idle()`` (one
-        small piece of work that the build would do later, done now; False once none is left).
+        the execute extension.
         """
         pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
         for index, item in enumerate(self._waiting):
             pages.setdefault(item.future, []).append((index, item))
         self._waiting = []
         found: dict[int, list[Problem]] = {}
-        for future in _as_finished(pages, idle):
+        for future in _as_finished(pages):
             result = future.result()
             for index, item in pages.pop(future):  # a converted page's run is let go of
                 if not result.ok:
@@ -89,16 +87,12 @@ class Deferred:
             raise LessonError(p for index in sorted(found) for p in found[index])
 
 
-def _as_finished(outcomes: Iterable[Outcome], idle: Callable[[], bool]) -> Iterator[Outcome]:
+def _as_finished(outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
     """``outcomes`` as they finish: results there already first (``as_completed`` takes no
-    :class:`~lessonkit.execute.engine.Ready`), then runs as they end, calling ``idle()`` while
-    none has; none is held here once handed on, so a converted page's run can be let go of."""
+    :class:`~lessonkit.execute.engine.Ready`), then runs as they end; none is held here once
+    handed on, so a converted page's run can be let go of."""
     ready = [o for o in outcomes if not isinstance(o, Future)]
-    running = [o for o in outcomes if isinstance(o, Future)]
-    finishing = as_completed(running)
+    finishing = as_completed([o for o in outcomes if isinstance(o, Future)])
     while ready:
         yield ready.pop(0)
-    while running and not any(future.done() for future in running) and idle():
-        pass
-    del running
     yield from finishing

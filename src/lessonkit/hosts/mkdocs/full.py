@@ -2,17 +2,20 @@
 
 What the plugin asks of a build across its steps, done the plain way: the preview of
 ``mkdocs serve`` (:class:`lessonkit.hosts.mkdocs.serve.Preview`) does each step again with
-what it remembers from the rebuild before. ``mkdocs build`` never loads that module: a full
-build, the reference, is this one (``mkdocs serve --clean`` rebuilds this way too, and loads
-it only for what every serve does once it serves).
+what it remembers from the rebuild before. A full build, the reference, is this one
+(``mkdocs serve --clean`` rebuilds this way too, and :func:`watch` is what every serve does).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+import os
+import signal
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
 
 if TYPE_CHECKING:
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
     from lessonkit.core.page import Page as Lesson
     from lessonkit.core.settings import Settings
     from lessonkit.execute.engine import Engine
+    from lessonkit.hosts.mkdocs.figures import Waiting
 
 
 class FullBuild:
@@ -32,20 +36,8 @@ class FullBuild:
     active = False
     """Whether a rebuild converts only what changed (the dirty preview): never here."""
 
-    @staticmethod
-    def of(*, serving: bool, dirty: bool) -> FullBuild:
-        """A command's steps: the preview for a serve or a dirty build, else a full build (a
-        plugin MkDocs keeps for the process's next command starts that one afresh)."""
-        if not (serving or dirty):
-            return FullBuild()
-        from lessonkit.hosts.mkdocs.serve import Preview  # here: a full build never needs it
-
-        return Preview(active=dirty)
-
     def terms(self, html: str) -> list[str]:
         """The glossary terms a page's ``html`` uses (its "used on" entries)."""
-        from lessonkit.glossary.page import used_term_ids
-
         return used_term_ids(html)
 
     def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
@@ -68,9 +60,7 @@ class FullBuild:
     def compile_with(self, env: Environment) -> None:
         """Give the theme's templates compiled in the last run: there is none."""
 
-    def restore(
-        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
-    ) -> None:
+    def restore(self, env: Environment, files: Files, figures: Waiting) -> None:
         """Put back what pages not converted made last time: every page was converted."""
 
     def settle(self, files: Files) -> None:
@@ -84,7 +74,37 @@ class FullBuild:
 
     def serving(self, server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
         """Served, each rebuild a full build (``mkdocs serve --clean``): what every serve does
-        (:func:`lessonkit.hosts.mkdocs.serve.watch`) with the ``modules`` the pages imported."""
-        from lessonkit.hosts.mkdocs.serve import watch
-
+        (:func:`watch`) with the ``modules`` the pages imported."""
         watch(server, engine, modules)
+
+
+def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
+    """Once a serve's first build is served (with or without ``--dirty``, or ``--clean``):
+    watch the folder of each of the ``modules`` the pages' code imported (the lab, a site's own
+    modules), so that saving one rebuilds and the pages that import it (only those) run again;
+    while the ``engine`` is kept (not under ``--clean``), start the workers' libraries importing
+    now, so that the first code edit does not wait for them. SIGTERM stops the server as Ctrl-C
+    does (:func:`_stop_on_sigterm`)."""
+    _stop_on_sigterm()
+    for folder in sorted({os.path.dirname(path) for path in modules}):
+        server.watch(folder, recursive=False)
+    if engine is None:
+        return
+    from lessonkit.execute import zygote  # here: a build that does not serve needs none
+
+    zygote.warm_up()
+
+
+def _stop_on_sigterm() -> None:
+    """Under serve, SIGTERM (``kill``, ``timeout``, a supervisor's or an editor's stop) stops the
+    server as Ctrl-C does: MkDocs removes its temporary copy of the site and lessonkit its
+    folders and workers. By default the process died at once and left them all in the temporary
+    folder. A handler set by someone else stays."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

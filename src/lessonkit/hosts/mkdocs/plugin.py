@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -23,6 +23,7 @@ from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
+from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
 from lessonkit.path.printpage import HOME, home_link
 
@@ -39,7 +40,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        self.preview = FullBuild.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/full
+        self.preview = Preview.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/serve
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
@@ -106,10 +107,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         return self.notebooks.download(html, page)
 
     @event_priority(100)  # first: other plugins' on_env may read the pages' content
-    def _on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         with reported():
             self.preview.compile_with(env)  # serve --dirty: templates compiled last time
-            self.runs.finish(config, files, env)  # the pages that waited for their code
+            self.runs.finish(config, files)  # the pages that waited for their code
             self.preview.restore(env, files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
         self.lessons = {}  # every page is converted: a build need not hold what is left
@@ -120,12 +121,6 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.path_lessons = generated.finish_path(files, config, self.path, words, self.figures)
         self.preview.settle(files)
         return env
-
-    @event_priority(-100)  # last: after every plugin's on_env, before MkDocs renders
-    def _on_env_last(self, env: Environment, /, **_) -> Environment:
-        return self.runs.settle(env)  # templates compiled while pages waited: still current?
-
-    on_env = CombinedEvent(_on_env, _on_env_last)
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         with reported():  # "Report a mistake" links, progress data, the page's figures

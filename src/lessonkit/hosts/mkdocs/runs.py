@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -26,16 +25,10 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine, warm_up_if_first_build
-from lessonkit.hosts.mkdocs import held
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of
 from lessonkit.hosts.mkdocs.config import settings as settings_of
-from lessonkit.hosts.mkdocs.problems import log, report, reported
-
-if TYPE_CHECKING:
-    from jinja2 import Environment
-
-    from lessonkit.hosts.mkdocs.deferred import Deferred
-    from lessonkit.hosts.mkdocs.templates import Ahead
+from lessonkit.hosts.mkdocs.deferred import Deferred
+from lessonkit.hosts.mkdocs.problems import log, reported
 
 
 class Runs:
@@ -44,8 +37,7 @@ class Runs:
     def __init__(self) -> None:
         self.engine: Engine | None = None
         self.serving = False
-        self._deferred: Deferred | None = None  # made when a page first waits for its run
-        self._ahead: Ahead | None = None  # templates compiled while pages waited
+        self._deferred = Deferred()  # pages waiting for their run
         self._kept: Callable[[str], bool] = lambda page: False
         self._modules: set[str] = set()  # what the last build imported, once its engine closed
 
@@ -60,9 +52,7 @@ class Runs:
     ) -> None:
         """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
         notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
-        self._deferred, self._kept, self._ahead = None, kept, None
-        if self.serving:  # a rebuild: lessonkit's own code, edited since the serve loaded it
-            report(held.edited())
+        self._deferred, self._kept = Deferred(), kept
         if not settings.execute:
             return
         docs, site = Path(config.docs_dir), Path(config.site_dir)
@@ -99,38 +89,19 @@ class Runs:
             program, text = lesson.program_of(markdown)
         future = self.engine.submit(program, lesson.where, text)
         if not future.done() or not future.result().ok:
-            if self._deferred is None:
-                # Here, not at the top: a warm build has no page waiting (build speed).
-                from lessonkit.hosts.mkdocs.deferred import Deferred
-
-                self._deferred = Deferred()
             self._deferred.add(page, final, program, future, lesson.locate)
             return ""
         self._prepare(final, program, future.result())
         return final
 
-    def finish(self, config: MkDocsConfig, files: Files, env: Environment) -> None:
-        """Convert the pages that waited for their runs (``on_env``), compiling the theme's
-        templates while none has finished (:mod:`lessonkit.hosts.mkdocs.templates`). A build
-        that does not serve then lets its workers go: every page has run, and they exit while
-        MkDocs writes the site (a page that still has to run starts a new one)."""
-        if self.engine and self._deferred is not None:
-            from lessonkit.hosts.mkdocs.templates import Ahead, rendered  # (pages waited)
-
-            if env.cache is not None and env.loader is not None:
-                self._ahead = Ahead(env, rendered(config, files))
-            idle = self._ahead.step if self._ahead else lambda: False
-            self._deferred.convert(config, files, self._prepare, idle)
+    def finish(self, config: MkDocsConfig, files: Files) -> None:
+        """Convert the pages that waited for their runs (``on_env``). A build that does not
+        serve then lets its workers go: every page has run, and they exit while MkDocs writes
+        the site (a page that still has to run starts a new one)."""
+        if self.engine:
+            self._deferred.convert(config, files, self._prepare)
         if self.engine and not self.serving:
             self.engine.dismiss_workers()
-
-    def settle(self, env: Environment) -> Environment:
-        """After every plugin's ``on_env``: templates compiled ahead are forgotten if a plugin
-        changed how the environment compiles them (:meth:`.templates.Ahead.settle`)."""
-        if self._ahead is not None:
-            self._ahead.settle(env)
-            self._ahead = None
-        return env
 
     def result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""
@@ -142,16 +113,12 @@ class Runs:
         whole build the cache keeps what it used, and no more (serve keeps the workers)."""
         if self.engine:
             log.info(f"lessonkit: {self.engine.summary()}")
-        if self.serving:
-            held.note()
-        else:
+        if not self.serving:
             self.close(prune=True)
 
     def failed(self) -> None:
         """A build stopped: stop the workers, unless a serve's next rebuild will want them."""
-        if self.serving:
-            held.note()
-        else:
+        if not self.serving:
             self.close()
 
     def modules(self) -> set[str]:

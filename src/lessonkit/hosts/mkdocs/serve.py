@@ -27,12 +27,11 @@ import atexit
 import logging
 import os
 import shutil
-import signal
 import tempfile
 import threading
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
@@ -41,13 +40,13 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
-from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
-from lessonkit.hosts.mkdocs.full import FullBuild
+from lessonkit.hosts.mkdocs.figures import Waiting
+from lessonkit.hosts.mkdocs.full import FullBuild, watch
 from lessonkit.hosts.mkdocs.search import SearchEntries
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
@@ -80,7 +79,7 @@ class _DirtyNotice(logging.Filter):
 _NOTICE = _DirtyNotice()
 
 
-class _Converted(Record):
+class _Converted(NamedTuple):
     """What a build made of one page: enough to stand in for it when it is not converted."""
 
     url: str
@@ -157,6 +156,12 @@ class Preview(FullBuild):
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_NOTICE)  # once
 
+    @staticmethod
+    def of(*, serving: bool, dirty: bool) -> FullBuild:
+        """A command's steps: the preview for a serve or a dirty build, else a full build (a
+        plugin MkDocs keeps for the process's next command starts that one afresh)."""
+        return Preview(active=dirty) if serving or dirty else FullBuild()
+
     def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
         """The site's glossary (:meth:`SiteGlossary.of_site`), read again only when its file or
         the options changed."""
@@ -192,12 +197,7 @@ class Preview(FullBuild):
         docs = Path(config.docs_dir)
         inputs = [config.config_file_path, docs / glossary.source if glossary else None]
         pages = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path}
-        for src_uri in set(self._pages) - set(pages):  # deleted or renamed: gone from the site
-            gone = self._pages.pop(src_uri).dest
-            if not any(f.abs_dest_path == gone for f in pages.values()) and os.path.isfile(gone):
-                os.remove(gone)
-        for src_uri in set(self._lessons) - set(pages):
-            del self._lessons[src_uri]
+        self._forget_gone(pages)
         now = tuple(stamp(path) for path in inputs)
         every, self._inputs = now != self._inputs, now
         if every:
@@ -206,22 +206,40 @@ class Preview(FullBuild):
             known = self._lessons.get(src_uri)
             edited = known is not None and known[0] != stamp(file.abs_src_path)
             program = _program(known[1]) if known and not edited else None
-            ran = engine is None or not (program and program.steps) or engine.ran(program)
+            if engine is None or not (program and program.steps) or engine.ran(program):
+                program = None  # its code result holds (or it has none)
             with self._lock:
-                owed = self._owed.pop(src_uri, None)
-                if every or edited or src_uri not in self._pages:
-                    self._stale.pop(src_uri, None)
+                if self._convert(src_uri, every or edited, program):
                     _modified(file)  # edited: MkDocs' mtime misses a save in its output's tick
-                elif src_uri in self._stale or (owed is not None and not owed.done()):
-                    if owed is not None:  # waiting, or running: its old content stands
-                        self._owed[src_uri] = owed
-                elif owed is not None:
-                    _modified(file)  # its run is done: convert it now
-                elif not ran and engine and program and known and self._bell:
-                    self._stale[src_uri] = (program, known[1])  # runs in the background
-                elif not ran:
-                    _modified(file)
         self._engine = engine
+
+    def _convert(self, src_uri: str, changed: bool, stale: Program | None) -> bool:
+        """Whether this rebuild converts the page: ``changed`` (the page, ``mkdocs.yml`` or
+        the glossary), unknown, or its background run done; a page whose code result went
+        ``stale`` runs in the background meanwhile (under serve: :meth:`_run_stale`)."""
+        owed = self._owed.pop(src_uri, None)
+        if changed or src_uri not in self._pages:
+            self._stale.pop(src_uri, None)
+            return True
+        if src_uri in self._stale or (owed is not None and not owed.done()):
+            if owed is not None:  # waiting, or running: its old content stands
+                self._owed[src_uri] = owed
+            return False
+        if owed is not None or stale is None:  # its run is done: convert it now
+            return owed is not None
+        if self._bell is None:  # not under serve: it runs in this build
+            return True
+        self._stale[src_uri] = (stale, self._lessons[src_uri][1])
+        return False
+
+    def _forget_gone(self, pages: dict[str, File]) -> None:
+        """Drop the pages deleted or renamed since, and their old output from the site."""
+        for src_uri in set(self._pages) - set(pages):
+            gone = self._pages.pop(src_uri).dest
+            if not any(f.abs_dest_path == gone for f in pages.values()) and os.path.isfile(gone):
+                os.remove(gone)
+        for src_uri in set(self._lessons) - set(pages):
+            del self._lessons[src_uri]
 
     def _run_stale(self, done: Outcome | None = None) -> None:
         """Run the stale pages kept out of the builds, one at a time, after the pages a build
@@ -268,9 +286,7 @@ class Preview(FullBuild):
         if self.active:
             env.bytecode_cache = self._templates
 
-    def restore(
-        self, env: Environment, files: Files, figures: MutableMapping[str, list[str]]
-    ) -> None:
+    def restore(self, env: Environment, files: Files, figures: Waiting) -> None:
         """Remember the pages converted in this run; put back what the others made last time
         (their content, title and figures), so that every feature sees the whole site."""
         if not self.active:
@@ -283,7 +299,7 @@ class Preview(FullBuild):
             self._urls.append(page.url)
             if page.content is not None:
                 self._converted.append(page.url)
-                found = figures.get(file.src_uri, [])
+                found = figures.packed(file.src_uri)
                 self._pages[file.src_uri] = _Converted(
                     page.url, page.title, page.content, found, file.abs_dest_path
                 )
@@ -328,23 +344,6 @@ class Preview(FullBuild):
         self._search.rewrite(Path(site_dir), self._urls, converted)
 
 
-def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
-    """Once a serve's first build is served (with or without ``--dirty``, or ``--clean``):
-    watch the folder of each of the ``modules`` the pages' code imported (the lab, a site's own
-    modules), so that saving one rebuilds and the pages that import it (only those) run again;
-    while the ``engine`` is kept (not under ``--clean``), start the workers' libraries importing
-    now, so that the first code edit does not wait for them. SIGTERM stops the server as Ctrl-C
-    does (:func:`_stop_on_sigterm`)."""
-    _stop_on_sigterm()
-    for folder in sorted({os.path.dirname(path) for path in modules}):
-        server.watch(folder, recursive=False)
-    if engine is None:
-        return
-    from lessonkit.execute import zygote  # here: a warm build imports no worker code
-
-    zygote.warm_up()
-
-
 def _program(lesson: Lesson) -> Program | None:
     try:
         return lesson.program
@@ -356,18 +355,3 @@ def _modified(file: File) -> None:
     """Make MkDocs take ``file`` for modified: its output older than its source."""
     if os.path.isfile(file.abs_dest_path):
         os.utime(file.abs_dest_path, (0, 0))
-
-
-def _stop_on_sigterm() -> None:
-    """Under serve, SIGTERM (``kill``, ``timeout``, a supervisor's or an editor's stop) stops the
-    server as Ctrl-C does: MkDocs removes its temporary copy of the site and lessonkit its
-    folders and workers. By default the process died at once and left them all in the temporary
-    folder. A handler set by someone else stays."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _interrupt)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
