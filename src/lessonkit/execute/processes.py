@@ -126,7 +126,7 @@ def _signal(pid: int, signum: int) -> None:
         os.kill(pid, signum)
 
 
-def _has_children() -> bool:
+def has_children() -> bool:
     """Whether this process has a child (exited children are reaped on the way)."""
     reap()
     try:
@@ -156,7 +156,7 @@ def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
     orphan that escaped a round's snapshot has become a child of the subreaper (this process)
     and is found by the next round.
     """
-    if pid is None and not _has_children():
+    if pid is None and not has_children():
         return  # nothing below this process: orphans of its pages would be its children
     pid = os.getpid() if pid is None else pid
     for _ in range(rounds):

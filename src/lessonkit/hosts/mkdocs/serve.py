@@ -340,9 +340,9 @@ def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) ->
         server.watch(folder, recursive=False)
     if engine is None:
         return
-    from lessonkit.execute import zygote  # here: a warm build imports no worker code
+    from lessonkit.execute import worker  # here: a warm build imports no worker code
 
-    zygote.warm_up()
+    worker.warm_up()
 
 
 def _program(lesson: Lesson) -> Program | None:
