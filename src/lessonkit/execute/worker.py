@@ -31,6 +31,7 @@ import gc
 import importlib
 import multiprocessing
 import multiprocessing.forkserver as forkserver
+import multiprocessing.util
 import os
 import shutil
 import signal
@@ -136,7 +137,12 @@ def warm_up() -> None:
 def _ensure_server() -> None:
     """Start the fork server unless it runs (under :data:`_lock`, :func:`_hidden_main`)."""
     forkserver.set_forkserver_preload(["lessonkit.execute.forked"])
-    forkserver.ensure_running()
+    saved = sys.path[:]  # handed on as its repr: an entry that is no string (imports skip it)
+    sys.path[:] = [entry for entry in saved if isinstance(entry, str)]  # would not read back
+    try:
+        forkserver.ensure_running()
+    finally:
+        sys.path[:] = saved
 
 
 @contextlib.contextmanager
@@ -152,15 +158,30 @@ def _hidden_main() -> Iterator[None]:
     saved = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = HASH_SEED
     path = main.__dict__.pop("__file__", None) if main else None
+    flags = multiprocessing.util._args_from_interpreter_flags  # type: ignore[attr-defined]
+    multiprocessing.util._args_from_interpreter_flags = lambda: _flags(flags())  # type: ignore
     try:
         yield
     finally:
+        multiprocessing.util._args_from_interpreter_flags = flags  # type: ignore[attr-defined]
         if path is not None:
             main.__file__ = path
         if saved is None:
             del os.environ["PYTHONHASHSEED"]
         else:
             os.environ["PYTHONHASHSEED"] = saved
+
+
+def _flags(flags: list[str]) -> list[str]:
+    """The build's interpreter flags for the fork server, without ``-E`` and ``-I``: those
+    would make it ignore ``PYTHONHASHSEED`` (``-I``'s ``-s`` and ``-P`` are kept).
+
+    >>> _flags(["-E", "-I", "-O"])
+    ['-O', '-s', '-P']
+    """
+    if "-I" in flags:  # isolated: -E, -s and -P
+        flags = [flag for flag in flags if flag != "-I"] + ["-s", "-P"]
+    return [flag for flag in flags if flag != "-E"]
 
 
 def retire() -> None:
@@ -258,9 +279,9 @@ class WorkerPool:
         try:
             try:
                 with _lock, _hidden_main():
+                    if _FORKSERVER:
+                        _ensure_server()
                     if self._closes == closes:
-                        if _FORKSERVER:
-                            _ensure_server()
                         process.start()
             except (OSError, EOFError) as error:  # EOFError: the server stopped as it started
                 return _not_started_result(job, _server_failed(error))
@@ -319,8 +340,9 @@ def _kill(process: multiprocessing.process.BaseProcess) -> None:
 
 
 def _end(process: multiprocessing.process.BaseProcess) -> None:
-    """Wait for a page process that has sent its result; kill one that has not, or lingers."""
-    process.join(1)
+    """Wait a moment for a page process that has sent its result; kill one that lingers, or has
+    not (timed out, or the build is stopping)."""
+    process.join(0.1)
     _kill(process)
     process.join()
 
@@ -503,10 +525,12 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     with contextlib.suppress(AttributeError, OSError):
         os.setpgid(0, 0)
     processes.become_subreaper()
-    processes.die_with_parent(signal.SIGKILL)
+    signal.signal(signal.SIGUSR1, _orphaned)
+    processes.die_with_parent(signal.SIGUSR1)
     processes.limit_memory(limits.memory)
     os.environ.clear()
     os.environ.update(env)
+    sys.path[:] = [entry for entry in sys.path if isinstance(entry, str)]  # (imports skip others)
     prepare()  # done already where the fork server did it
     from lessonkit.execute import imports
 
@@ -525,6 +549,14 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     finally:
         processes.kill_descendants()
     send(("done", result))
+    os._exit(0)  # not multiprocessing's end: it would wait for threads the page left running
+
+
+def _orphaned(*_: object) -> None:
+    """The fork server died (killed by the page's own code, say): end what the page started,
+    which the server cannot, and the page."""
+    processes.kill_descendants()
+    os._exit(1)
 
 
 def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
