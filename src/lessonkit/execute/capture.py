@@ -15,6 +15,7 @@ build's log, at most :data:`STDERR_LIMIT` characters of it.
 
 from __future__ import annotations
 
+import array
 import codecs
 import contextlib
 import ctypes
@@ -26,6 +27,12 @@ import threading
 from collections.abc import Callable, Iterator
 
 from lessonkit.execute.processes import format_size
+
+try:  # POSIX: where pages run in processes of their own
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover
+    fcntl = termios = None  # type: ignore[assignment]
 
 STDERR_LIMIT = 64 * 2**10
 """Characters of a page's stderr (Python's and descriptor 2's) passed on to the build's log;
@@ -40,7 +47,7 @@ class PageOutput(io.TextIOBase):
         super().__init__()
         self._spend = spend
         self._where = where
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
         self._buffer: io.StringIO | None = None
         self._step = -1
         self._main = threading.get_ident()
@@ -49,9 +56,11 @@ class PageOutput(io.TextIOBase):
         self.late: dict[int, int] = {}
         """Block index -> the index of the block (or -1: between blocks) during which a thread
         it started printed."""
-        self._fds = fds
+        self._fds = fds and fcntl is not None
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
+        self._pipe: int | None = None
+        """Where descriptor 1's output waits to be read, in a page process."""
 
     @property
     def encoding(self) -> str:
@@ -61,17 +70,29 @@ class PageOutput(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        thread = threading.get_ident()
+        if _ident() != self._main:
+            return self._from_thread(text)
+        # What descriptor 1 got comes first (print's own "\n" follows its text at once).
+        if self._pipe is not None and text != "\n" and _waiting(self._pipe):
+            with self._lock:
+                self._drain()
+        buffer = self._buffer  # (a write is atomic: no lock for the page's own thread)
+        if buffer is not None:
+            if text.__class__ is not str and not isinstance(text, str):
+                raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            self._spend(len(text))
+            buffer.write(text)
+        return len(text)
+
+    def _from_thread(self, text: str) -> int:
+        """A write from another thread: into the block that started it, while that runs."""
         with self._lock:
-            owner = self._step if thread == self._main else self._owners.get(thread, self._step)
+            owner = self._owners.get(threading.get_ident(), self._step)
             if owner is None:  # not the page's thread
                 self._saved.write(text)
             elif owner != self._step or self._buffer is None:
                 self.late.setdefault(owner, self._step)
             else:
-                self._drain()  # what descriptor 1 got before this text comes first
                 self._spend(len(text))
                 self._buffer.write(text)
         return len(text)
@@ -114,6 +135,7 @@ class PageOutput(io.TextIOBase):
             os.close(write)
             os.set_blocking(read, False)
             self._pipes[fd] = (read, codecs.getincrementaldecoder("utf-8")("replace"))
+        self._pipe = self._pipes[1][0]
         self._pumping = True
         pump = threading.Thread(target=self._pump, name="lessonkit-output", daemon=True)
         pump.start()
@@ -198,3 +220,16 @@ class _Stderr(io.TextIOBase):
         with self._output._lock:
             self._output._forward(text)
         return len(text)
+
+
+_ident = threading.get_ident
+_COUNT = array.array("i", [0])
+
+
+def _waiting(fd: int) -> bool:
+    """Whether pipe ``fd`` holds bytes not read yet (cheaper than a read that finds none)."""
+    fcntl.ioctl(fd, _FIONREAD, _COUNT, True)
+    return _COUNT[0] > 0
+
+
+_FIONREAD = getattr(termios, "FIONREAD", 0)

@@ -17,7 +17,6 @@ removes the cache entries that build did not use.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -264,13 +263,6 @@ class Engine:
         if self.cache and result.ok:
             self.cache.put(key, result)
         return result
-
-    def dismiss_workers(self) -> None:
-        """Let the fork server go now (a first build starts it even if no page has to run): a
-        full build calls this once its last page has run, so that it exits while MkDocs writes
-        the site."""
-        if worker := sys.modules.get("lessonkit.execute.worker"):  # a warm build loads none
-            worker.retire()
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the

@@ -218,11 +218,14 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
 
 
 def stop(timeout: float = 5.0) -> None:
-    """Stop the fork servers and wait for them (at the build's exit, its pages stopped); and
-    multiprocessing's resource tracker, which would hold the build's output a moment longer."""
+    """Stop the fork servers and wait for them (at the build's exit, its pages stopped: one
+    still importing is not waited for); and multiprocessing's resource tracker, which would
+    hold the build's output a moment longer."""
     retire()
     with _lock:
         for pid in _retired:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
             if not _reaped(pid, timeout):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)

@@ -111,9 +111,7 @@ class Runs:
 
     def finish(self, config: MkDocsConfig, files: Files, env: Environment) -> None:
         """Convert the pages that waited for their runs (``on_env``), compiling the theme's
-        templates while none has finished (:mod:`lessonkit.hosts.mkdocs.templates`). A build
-        that does not serve then lets its workers go: every page has run, and they exit while
-        MkDocs writes the site (a page that still has to run starts a new one)."""
+        templates while none has finished (:mod:`lessonkit.hosts.mkdocs.templates`)."""
         if self.engine and self._deferred is not None:
             from lessonkit.hosts.mkdocs.templates import Ahead, rendered  # (pages waited)
 
@@ -121,8 +119,6 @@ class Runs:
                 self._ahead = Ahead(env, rendered(config, files))
             idle = self._ahead.step if self._ahead else lambda: False
             self._deferred.convert(config, files, self._prepare, idle)
-        if self.engine and not self.serving:
-            self.engine.dismiss_workers()
 
     def settle(self, env: Environment) -> Environment:
         """After every plugin's ``on_env``: templates compiled ahead are forgotten if a plugin
