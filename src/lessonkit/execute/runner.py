@@ -1,8 +1,8 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-This is the in-process core shared by the worker processes (site builds) and pytest (lesson
-doctests). Output capture is per step: ``sys.stdout`` is swapped at every step, so a function
-defined in one block that prints when called from a later block prints into the later block.
+This is the in-process core shared by page processes (site builds) and pytest (lesson
+doctests). Each step's output is its own (:mod:`lessonkit.execute.capture`): a function defined
+in one block that prints when called from a later block prints into the later block.
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -18,10 +18,13 @@ defined in one block that prints when called from a later block prints into the 
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
 
-A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints (to stdout or stderr),
-its doctests' output, its values and its figures together. A write past the limit stops the
-block at once, and the page fails with the block's line. A figure belongs to the step that drew
-it: an ``exec`` block shows it; a doctest or an inline value that leaves a figure open fails.
+A block shows, as a notebook cell does, its printed output, the value of its last expression
+(unless a ``;`` ends it), each figure it leaves open in pyplot and each figure an expression
+statement gives, wherever it stands in the block (as IPython's ``display`` would).
+A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints, its doctests' output,
+its values and its figures together. A write past the limit stops the block at once, and the
+page fails with the block's line. A figure belongs to the step that drew it: an ``exec`` block
+shows it; a doctest or an inline value that leaves a figure open fails.
 Before a page runs, its random number generators are seeded from its path (:func:`page_seed`):
 the same page gives the same numbers in every build, whatever ran before it.
 """
