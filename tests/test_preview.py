@@ -146,7 +146,9 @@ def test_a_serve_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(
         running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
         running.serves("a/", "first Text")
         made = {path.name.split("_")[0].rsplit("-", 1)[0] for path in temporary.iterdir()}
-        assert made == {host, "lessonkit-pages", "lessonkit-preview"}, made  # the site's copy
+        assert made == {host, "pymp", "lessonkit-preview"}, (
+            made
+        )  # the site's copy; the fork server's socket
     finally:
         running.process.terminate()  # kill, timeout, a supervisor's or an editor's stop
         running.process.wait(timeout=30)
