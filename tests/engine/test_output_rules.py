@@ -152,3 +152,15 @@ def test_a_thread_joined_within_its_block_prints_into_it() -> None:
     )
     result = run(text)
     assert [step.stdout for step in result.steps] == ["t\n", "second\n"]
+
+
+def test_a_thread_that_gets_an_ended_threads_id_prints_into_its_own_block() -> None:
+    text = (
+        "```python exec\nimport threading, time\n"
+        "first = threading.Thread(target=time.sleep, args=(0.2,))\nfirst.start()\n```\n\n"
+        "```python exec\nfirst.join()\nlater = threading.Thread(target=print, args=('later',))\n"
+        "later.start()\nlater.join()\n```\n"
+    )
+    result = run(text)
+    assert result.ok, result.problems
+    assert result.steps[1].stdout == "later\n"

@@ -51,8 +51,9 @@ class PageOutput(io.TextIOBase):
         self._buffer: io.StringIO | None = None
         self._step = -1
         self._main = threading.get_ident()
-        self._owners: dict[int, int | None] = {t.ident or 0: None for t in threading.enumerate()}
-        self._owners[self._main] = -1
+        self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
+        """Each thread's block (None: a thread that was there before the page); by the thread,
+        not its id, which a thread started later may get again."""
         self.late: dict[int, int] = {}
         """Block index -> the index of the block (or -1: between blocks) during which a thread
         it started printed."""
@@ -87,7 +88,7 @@ class PageOutput(io.TextIOBase):
     def _from_thread(self, text: str) -> int:
         """A write from another thread: into the block that started it, while that runs."""
         with self._lock:
-            owner = self._owners.get(threading.get_ident(), self._step)
+            owner = self._owners.get(threading.current_thread(), self._step)
             if owner is None:  # not the page's thread
                 self._saved.write(text)
             elif owner != self._step or self._buffer is None:
@@ -115,14 +116,13 @@ class PageOutput(io.TextIOBase):
         buffer = io.StringIO()
         with self._lock:
             self._step, self._buffer = index, buffer
-            self._owners[self._main] = index
         try:
             yield buffer
         finally:
             self._settle()
             with self._lock:
                 for thread in threading.enumerate():
-                    self._owners.setdefault(thread.ident or 0, index)
+                    self._owners.setdefault(thread, index)
                 self._step, self._buffer = -1, None
 
     # --- Descriptors 1 and 2, in a page process ------------------------------------------------
@@ -139,7 +139,7 @@ class PageOutput(io.TextIOBase):
         self._pumping = True
         pump = threading.Thread(target=self._pump, name="lessonkit-output", daemon=True)
         pump.start()
-        self._owners[pump.ident or 0] = None
+        self._owners[pump] = None
 
     def _pump(self) -> None:
         """Keep the pipes drained while a block runs (a full pipe would block the writer)."""
