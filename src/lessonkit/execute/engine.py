@@ -94,17 +94,10 @@ class Engine:
         """The pages that actually ran (not served from cache) since the engine started, as
         messages name them, in the order they finished."""
 
-    @property
-    def pool(self) -> WorkerPool:
-        """The worker processes, set up when a page first needs to run (not on a warm build)."""
-        pool = self._open_pool()
-        if pool is None:
-            raise EngineClosed("lessonkit's engine is closed")
-        return pool
-
     def _open_pool(self) -> WorkerPool | None:
-        """:attr:`pool`, or None once :meth:`close` has begun: a page that a thread was about to
-        start then does not start (it would run to its end while the build waits to stop)."""
+        """The pool of page processes, made when a page first has to run (not on a warm build);
+        None once :meth:`close` has begun: a page that a thread was about to start then does
+        not start (it would run to its end while the build waits to stop)."""
         with self._lock:
             if self._closed:
                 return None
