@@ -73,7 +73,7 @@ class Runs:
         config.markdown_extensions.append(self._execute)
 
     def warm_up(self, options: LessonkitConfig) -> None:
-        """On a site's first build, start the zygote as soon as MkDocs has read lessonkit's
+        """On a site's first build, start the fork server as soon as MkDocs has read lessonkit's
         ``options`` (``on_startup``): its imports overlap the rest of MkDocs' start."""
         warm_up_if_first_build(settings_of(options), root_of(options))
 
