@@ -55,15 +55,19 @@ def test_a_converted_page_lets_go_of_its_run_while_the_others_convert() -> None:
 
 
 def test_a_result_there_already_converts_with_the_runs_and_its_problems_are_reported() -> None:
-    """The engine hands a cached result back as a ``Ready``, not a future: it converts first,
+    """The engine hands a cached result back as a future already done: it converts first,
     and a failed one is reported with the pages whose runs failed."""
     from lessonkit.core.problems import LessonError, Problem
-    from lessonkit.execute.engine import Ready
+    from lessonkit.execute.engine import finished
 
     deferred, rendered = Deferred(), []
     pages = [Page(number, rendered, []) for number in range(3)]
     running: Future[PageResult] = Future()
-    outcomes = [running, Ready(PageResult()), Ready(PageResult(problems=[Problem("boom", 2)]))]
+    outcomes = [
+        running,
+        finished(PageResult()),
+        finished(PageResult(problems=[Problem("boom", 2)])),
+    ]
     for page, outcome in zip(pages, outcomes, strict=True):
         deferred.add(page, "text", parse_program("Text.\n"), outcome, lambda problem: problem)
     running.set_result(PageResult(problems=[Problem("crash", 1)]))

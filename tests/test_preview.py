@@ -146,7 +146,9 @@ def test_a_serve_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(
         running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
         running.serves("a/", "first Text")
         made = {path.name.split("_")[0].rsplit("-", 1)[0] for path in temporary.iterdir()}
-        assert made == {host, "lessonkit-pages", "lessonkit-preview"}, made  # the site's copy
+        assert made == {host, "pymp", "lessonkit-preview"}, (
+            made
+        )  # the site's copy; the fork server's socket
     finally:
         running.process.terminate()  # kill, timeout, a supervisor's or an editor's stop
         running.process.wait(timeout=30)
@@ -259,17 +261,17 @@ def test_a_plugin_kept_for_the_next_command_builds_in_full_after_a_dirty_one(tmp
 def test_stale_pages_whose_results_are_cached_are_owed_at_once_without_recursing(
     tmp_path: Path,
 ) -> None:
-    """A lab edit undone leaves every stale page's result in the cache: each comes back Ready,
+    """A lab edit undone leaves every stale page's result in the cache: each comes back done,
     and thousands of them are handed over in one loop (a callback each would recurse)."""
     from types import SimpleNamespace
 
-    from lessonkit.execute.engine import Ready
+    from lessonkit.execute.engine import finished
     from lessonkit.execute.results import PageResult
     from lessonkit.hosts.mkdocs.serve import Preview
 
     class CachedEngine:
-        def submit(self, program: object, where: str, text: str) -> Ready:
-            return Ready(PageResult())
+        def submit(self, program: object, where: str, text: str) -> object:
+            return finished(PageResult())
 
     preview = Preview(active=True)
     preview._engine = CachedEngine()  # type: ignore[assignment]

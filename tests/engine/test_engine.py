@@ -151,4 +151,4 @@ def test_a_page_about_to_start_when_the_engine_closes_does_not_start(
     began = time.monotonic()
     engine.close()
     assert time.monotonic() - began < 20, "the build waited for the page to run"
-    assert "the lessonkit worker running this page stopped" in running.result().problems[0].message
+    assert "the lessonkit process running this page stopped" in running.result().problems[0].message

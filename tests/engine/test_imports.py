@@ -3,6 +3,7 @@ source; installed libraries are in every page's key: an upgrade re-runs every pa
 
 from __future__ import annotations
 
+import multiprocessing.forkserver as forkserver
 import os
 import shutil
 import subprocess
@@ -179,9 +180,9 @@ def test_a_module_the_page_writes_itself_is_part_of_the_page(engine: Engine) -> 
     )
     assert _ran(engine, {"scratch.md": text}) == {"scratch.md"}
     assert _ran(engine, {"scratch.md": text}) == set(), "its temporary folder is gone: no miss"
-    workers = list(engine.pool._all)
+    server = forkserver._forkserver._forkserver_pid
     assert _ran(engine, {"after.md": PAGES["plain.md"]}) == {"after.md"}
-    assert engine.pool._all == workers, "the worker was not taken for stale"
+    assert forkserver._forkserver._forkserver_pid == server, "the server was taken for stale"
 
 
 def test_imports_of_already_loaded_modules_are_recorded() -> None:
@@ -200,11 +201,12 @@ def test_the_key_holds_the_execution_machinery_not_the_lab() -> None:
     assert not any(f.startswith(("lab/", "widgets/", "report/")) for f in files)
 
 
-EDITED_UNDER_A_RUNNING_ZYGOTE = """\
+EDITED_UNDER_A_RUNNING_SERVER = """\
+import multiprocessing.forkserver as forkserver
 import sys
 from pathlib import Path
 
-from lessonkit.execute import worker, zygote
+from lessonkit.execute import worker
 from lessonkit.execute.program import parse_program
 
 style_file = Path(sys.argv[1])
@@ -221,24 +223,24 @@ def mark(n):
 
 
 print(mark(1))
-first = zygote.current(zygote.HASH_SEED)
+first = forkserver._forkserver._forkserver_pid
 style_file.write_text(style_file.read_text() + "\\nMARK = 2\\n")
 print(mark(2))
-print(zygote.current(zygote.HASH_SEED) is not first, first.reap(30))
+print(forkserver._forkserver._forkserver_pid not in (None, first), worker._reaped(first, 30))
 pool.close()
 """
 
 
-def test_a_lessonkit_file_edited_while_the_zygote_runs_reaches_the_next_page(
+def test_a_lessonkit_file_edited_while_the_fork_server_runs_reaches_the_next_page(
     tmp_path: Path,
 ) -> None:
-    # The zygote holds lessonkit's runner and figure style (mkdocs serve keeps it): a worker
-    # forked from it after an edit holds the old file, so the zygote is replaced.
+    # The fork server holds lessonkit's runner and figure style (mkdocs serve keeps it): a page
+    # forked from it after an edit holds the old file, so the server is replaced.
     copy = tmp_path / "src" / "lessonkit"
     shutil.copytree(LAB.parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(copy.parent)}
     script = tmp_path / "edit.py"
-    script.write_text(EDITED_UNDER_A_RUNNING_ZYGOTE)
+    script.write_text(EDITED_UNDER_A_RUNNING_SERVER)
     style_file = copy / "lab" / "figure_style.py"
     done = subprocess.run(
         [sys.executable, str(script), str(style_file)], env=env, capture_output=True, text=True

@@ -1,5 +1,5 @@
 """A page's process: its limits (output, memory) are the pool's to set, its death is told as
-what it was, and the worker that forked it carries on."""
+what it was, with the line of the block that ran, and the next page runs."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from lessonkit.execute import worker as worker_module
 from lessonkit.execute.program import parse_program
-from lessonkit.execute.worker import Job, Limits, Worker, WorkerPool
+from lessonkit.execute.worker import Job, WorkerPool
 
 GiB = 2**30
 
@@ -63,8 +63,7 @@ def test_the_memory_limit_is_the_pools(pool: WorkerPool) -> None:
     assert problem.line == 2 and problem.hint.startswith("use less memory")
 
 
-def test_a_crash_is_told_as_one_and_the_worker_carries_on(pool: WorkerPool) -> None:
-    before = {w.process.pid for w in pool._all}
+def test_a_crash_is_told_as_one_and_the_next_page_runs(pool: WorkerPool) -> None:
     crash = (
         "```python exec\nprint(1)\n```\n\n```python exec\nimport ctypes\nctypes.string_at(0)\n```\n"
     )
@@ -73,7 +72,6 @@ def test_a_crash_is_told_as_one_and_the_worker_carries_on(pool: WorkerPool) -> N
     assert "killed by signal SIGSEGV (a segmentation fault) while this block ran" in problem.message
     assert "compiled code" in problem.hint
     assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42"
-    assert {w.process.pid for w in pool._all} == before, "a page's crash cost its worker"
 
 
 def test_a_fork_in_lesson_code_does_not_speak_for_the_page(pool: WorkerPool) -> None:
@@ -86,37 +84,38 @@ def test_a_fork_in_lesson_code_does_not_speak_for_the_page(pool: WorkerPool) -> 
     assert [s.stdout or s.text for s in result.steps] == ["parent\n", "1"]
 
 
-def test_a_worker_killed_from_outside_fails_its_page_and_the_next_page_runs(
+def test_a_server_killed_from_outside_fails_its_page_at_the_block_and_the_next_page_runs(
     tmp_path: Path,
 ) -> None:
     pool = WorkerPool(1, default_timeout=60)
     started = tmp_path / "started"
     code = f"import time\nopen({str(started)!r}, 'w').close()\ntime.sleep(60)"
-    text = f"```python exec\n{code}\n```\n"
+    text = f"Intro\n\n```python exec\n{code}\n```\n"
     try:
         with ThreadPoolExecutor(1) as threads:
             running = threads.submit(run, pool, text)
             deadline = time.monotonic() + 60
             while not started.exists() and time.monotonic() < deadline:
                 time.sleep(0.02)
-            [worker] = pool._all
-            os.kill(worker.process.pid, signal.SIGKILL)
+            os.kill(worker_module.forkserver._forkserver._forkserver_pid, signal.SIGKILL)
             problem = running.result(timeout=30).problems[0]
-        assert "the lessonkit worker running this page stopped" in problem.message
-        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
+        assert "the lessonkit process running this page stopped" in problem.message
+        assert problem.line == 3, "the block that ran is named"
+        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh server runs the next"
     finally:
         pool.close()
 
 
-def test_a_page_that_kills_its_worker_fails_with_that_cause_named_and_the_next_page_runs() -> None:
+def test_a_page_that_kills_its_server_fails_with_that_cause_named_and_the_next_page_runs() -> None:
     pool = WorkerPool(1, default_timeout=60)
     text = "```python exec\nimport os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n```\n"
     try:
         problem = run(pool, text).problems[0]
-        assert "the lessonkit worker running this page stopped" in problem.message
+        assert "the lessonkit process running this page stopped" in problem.message
         assert "the page's code ended it" in problem.message
         assert "os.getppid()" in problem.hint
-        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh worker runs the next"
+        assert problem.line == 1
+        assert run(pool, "{{ 6 * 7 }}\n").steps[0].text == "42", "a fresh server runs the next"
     finally:
         pool.close()
 
@@ -136,61 +135,21 @@ def test_a_page_stopped_by_the_build_leaves_no_working_folder(
         pool.close()
 
 
-def test_a_worker_stopped_while_it_runs_a_page_has_its_pipe_closed_once_by_that_page(
-    tmp_path: Path,
-) -> None:
-    # The build stopping closed the pipe under the thread still waiting on it, which closed it
-    # again: EBADF, or another thread's file closed had the descriptor been reused meanwhile.
-    worker = Worker()
-    conn, stopped = worker.conn, threading.Event()
-    closed_by: list[int] = []  # the threads that closed the pipe's descriptor
-    close, poll = conn.close, conn.poll
-
-    def recorded_close() -> None:
-        if not conn.closed:
-            closed_by.append(threading.get_ident())
-        close()
-
-    def late_poll(timeout: float) -> bool:  # the page's thread sees the worker gone late
-        ready = poll(timeout)
-        if where.exists():
-            stopped.wait(10)
-        return ready
-
-    conn.close, conn.poll = recorded_close, late_poll
-    where = tmp_path / "started"
-    code = f"import time\nopen({str(where)!r}, 'w').close()\ntime.sleep(60)"
-    text = f"```python exec\n{code}\n```\n"
-    job = Job(parse_program(text, page="page.md"), "docs/page.md", text, Path("/tmp"))
-    with ThreadPoolExecutor(1) as threads:
-        running = threads.submit(lambda: (threading.get_ident(), worker.run(job, Limits(60.0))))
-        deadline = time.monotonic() + 60
-        while not where.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        worker.stop()
-        stopped.set()
-        runner, result = running.result(timeout=30)
-    assert "the lessonkit worker running this page stopped" in result.problems[0].message
-    assert closed_by == [runner]
-    worker.stop()  # stopping again is harmless
-    assert closed_by == [runner]
-
-
-def test_a_pool_closed_while_a_worker_starts_stops_that_worker_and_runs_no_page(
+def test_a_pool_closed_while_a_page_starts_runs_no_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Ctrl-C during a cold build's first seconds: the worker was not the pool's yet when the
-    # pool stopped its workers, then ran its page to the end (a runaway block held the build).
-    starting, closed, started = threading.Event(), threading.Event(), []
+    # Ctrl-C during a cold build's first seconds: the page's process was not the pool's yet
+    # when the pool stopped its pages, then ran its page to the end (a runaway block held the
+    # build).
+    starting, closed = threading.Event(), threading.Event()
+    ensure = worker_module._ensure_server
 
-    class Starting(Worker):
-        def __init__(self) -> None:
-            starting.set()
-            closed.wait(30)  # the zygote still imports while the build stops
-            super().__init__()
-            started.append(self)
+    def slow_start() -> None:
+        starting.set()
+        closed.wait(30)  # the fork server still imports while the build stops
+        ensure()
 
-    monkeypatch.setattr(worker_module, "Worker", Starting)
+    monkeypatch.setattr(worker_module, "_ensure_server", slow_start)
     pool = WorkerPool(1, default_timeout=60)
     ran = tmp_path / "ran"
     try:
@@ -203,5 +162,4 @@ def test_a_pool_closed_while_a_worker_starts_stops_that_worker_and_runs_no_page(
     finally:
         pool.close()
     assert not ran.exists(), "the page ran after the build stopped"
-    assert "the lessonkit worker running this page stopped" in result.problems[0].message
-    assert [w.alive() for w in started] == [False], "its worker outlived the pool"
+    assert "the lessonkit process running this page stopped" in result.problems[0].message

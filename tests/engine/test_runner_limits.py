@@ -8,8 +8,9 @@ import random
 import numpy as np
 
 from lessonkit.execute import runner
+from lessonkit.execute.capture import STDERR_LIMIT
 from lessonkit.execute.program import parse_program
-from lessonkit.execute.runner import STDERR_LIMIT, TRACEBACK_LINES, run_program
+from lessonkit.execute.runner import TRACEBACK_LINES, run_program
 
 
 def run(text: str, page: str = "page.md", **kwargs):

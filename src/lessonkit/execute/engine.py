@@ -17,12 +17,11 @@ removes the cache entries that build did not use.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest
@@ -30,38 +29,19 @@ from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
-
     from lessonkit.execute.worker import WorkerPool
 
 
-class Ready:
-    """A page's result there already (its cache entry, or a page without code), answering
-    as a finished :class:`~concurrent.futures.Future` does: a warm build, whose every page is
-    one, makes no future and does not load ``concurrent.futures``.
-
-    >>> ready = Ready(PageResult())
-    >>> ready.done(), ready.result().ok
-    (True, True)
-    """
-
-    __slots__ = ("_result",)
-
-    def __init__(self, result: PageResult) -> None:
-        self._result = result
-
-    def done(self) -> bool:
-        return True
-
-    def result(self, timeout: float | None = None) -> PageResult:
-        return self._result
-
-    def add_done_callback(self, fn: Callable[[Ready], object]) -> None:
-        fn(self)  # done: called now, as a finished future calls it
+Outcome = Future
+"""What :meth:`Engine.submit` hands back: a page's run, under way or done."""
 
 
-Outcome = Union["Future[PageResult]", Ready]
-"""What :meth:`Engine.submit` hands back: a run under way (or done), or a result already there."""
+def finished(result: PageResult) -> Future[PageResult]:
+    """A future already done with ``result`` (a cached page's, or a page without code)."""
+    future: Future[PageResult] = Future()
+    future.set_result(result)
+    return future
+
 
 CLOCK_SLACK = 0.1
 """Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
@@ -102,7 +82,7 @@ class Engine:
         """The threads that wait for pages' runs: made when a page first has to run."""
         self._stopping = False
         """Set when :meth:`close` begins: no page is submitted to the threads after it."""
-        self._futures: dict[str, Outcome] = {}
+        self._futures: dict[str, Outcome[PageResult]] = {}
         self._released: set[str] = set()
         """Keys of pages that ran without an error (or came from cache) whose results the host
         has used and handed back (:meth:`release`)."""
@@ -114,17 +94,10 @@ class Engine:
         """The pages that actually ran (not served from cache) since the engine started, as
         messages name them, in the order they finished."""
 
-    @property
-    def pool(self) -> WorkerPool:
-        """The worker processes, set up when a page first needs to run (not on a warm build)."""
-        pool = self._open_pool()
-        if pool is None:
-            raise EngineClosed("lessonkit's engine is closed")
-        return pool
-
     def _open_pool(self) -> WorkerPool | None:
-        """:attr:`pool`, or None once :meth:`close` has begun: a page that a thread was about to
-        start then does not start (it would run to its end while the build waits to stop)."""
+        """The pool of page processes, made when a page first has to run (not on a warm build);
+        None once :meth:`close` has begun: a page that a thread was about to start then does
+        not start (it would run to its end while the build waits to stop)."""
         with self._lock:
             if self._closed:
                 return None
@@ -139,9 +112,9 @@ class Engine:
             self._machinery = machinery_digest()
         return program.key(self._machinery)
 
-    def submit(self, program: Program, display_path: str, source_text: str) -> Outcome:
-        """Start ``program`` unless it is cached or already under way; return its future (a
-        :class:`Ready` for a cached result or a page without code).
+    def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
+        """Start ``program`` unless it is cached or already under way; return its future (done
+        already for a cached result or a page without code).
         :class:`EngineClosed` once :meth:`close` has run."""
         key = self.key(program)
         with self._lock:
@@ -149,15 +122,12 @@ class Engine:
                 return self._futures[key]
             self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
-            future: Outcome
             if cached is not None or not program.steps:
-                future = Ready(cached or PageResult())
+                future = finished(cached or PageResult())
             else:
                 if self._stopping:  # the build (or serve) is stopping
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")
-                if self._threads is None:  # a warm build makes none (nor imports them)
-                    from concurrent.futures import ThreadPoolExecutor
-
+                if self._threads is None:  # a warm build makes none
                     self._threads = ThreadPoolExecutor(max_workers=max(1, self._pool_args[0]))
                 try:
                     future = self._threads.submit(
@@ -280,17 +250,6 @@ class Engine:
         if self.cache and result.ok:
             self.cache.put(key, result)
         return result
-
-    def dismiss_workers(self) -> None:
-        """Let the idle workers go now (:meth:`WorkerPool.dismiss`), and their zygote, or the
-        one a first build started at once though no page had to run: a full build calls this
-        once its last page has run, so that they exit while MkDocs writes the site."""
-        with self._lock:
-            pool = self._pool
-        if pool is not None:
-            pool.dismiss()
-        elif zygote := sys.modules.get("lessonkit.execute.zygote"):  # a warm build loads none
-            zygote.retire()
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers. ``prune`` (after a full build, every page submitted): remove the

@@ -1,12 +1,13 @@
 """The operating-system side of page processes: whole process trees killed, deaths described.
 
-Each page runs in a process of its own, forked by a worker (:mod:`lessonkit.execute.worker`).
-Lesson code may start processes of its own (``subprocess.Popen``, a double-forked daemon, a
-``multiprocessing`` pool); none may outlive the page. On Linux a worker is a *child subreaper*
-(``prctl(PR_SET_CHILD_SUBREAPER)``): an orphan of lesson code becomes the worker's child instead
-of init's, so after each page the worker finds every process the page left behind and kills it
-(:func:`kill_descendants`). Elsewhere the page's process group is killed (lesson code that starts
-a new session escapes that; Linux is where CI builds).
+Each page runs in a process of its own (:mod:`lessonkit.execute.worker`). Lesson code may start
+processes of its own (``subprocess.Popen``, a double-forked daemon, a ``multiprocessing`` pool);
+none may outlive the page. On Linux a page process is a *child subreaper*
+(``prctl(PR_SET_CHILD_SUBREAPER)``): an orphan of lesson code becomes the page's child instead of
+init's, so the page finds every process it left behind and kills it (:func:`kill_descendants`),
+and the build finds them below the page when it stops one (:func:`kill_tree`). Elsewhere the
+page's process group is killed (lesson code that starts a new session escapes that; Linux is
+where CI builds).
 
 >>> describe_exit(3 << 8), describe_exit(signal.SIGSEGV)
 ('exited with status 3', 'was killed by signal SIGSEGV (a segmentation fault)')
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import errno
 import functools
 import os
 import signal
@@ -88,26 +88,6 @@ def _parents() -> dict[int, int]:
     return found
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` (not necessarily this one's child) runs: not gone, not a zombie.
-
-    >>> alive(os.getpid())
-    True
-    """
-    try:
-        return _stat(pid)[0] not in (b"Z", b"X")
-    except FileNotFoundError:
-        return False
-    except OSError:  # no /proc (macOS): a signal 0 says whether it exists
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            pass
-        return True
-
-
 def descendants(pid: int) -> list[int]:
     """The live processes below ``pid``, parents before children (Linux; elsewhere none)."""
     children: dict[int, list[int]] = {}
@@ -126,7 +106,7 @@ def _signal(pid: int, signum: int) -> None:
         os.kill(pid, signum)
 
 
-def _has_children() -> bool:
+def has_children() -> bool:
     """Whether this process has a child (exited children are reaped on the way)."""
     reap()
     try:
@@ -156,7 +136,7 @@ def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
     orphan that escaped a round's snapshot has become a child of the subreaper (this process)
     and is found by the next round.
     """
-    if pid is None and not _has_children():
+    if pid is None and not has_children():
         return  # nothing below this process: orphans of its pages would be its children
     pid = os.getpid() if pid is None else pid
     for _ in range(rounds):
@@ -252,15 +232,3 @@ def format_size(size: int) -> str:
         if size >= scale:
             return f"{size / scale:.4g} {unit}"
     return f"{size} bytes"
-
-
-def wait_exit(pid: int) -> int:
-    """Wait for child ``pid`` and return its status (0 if it was already reaped)."""
-    while True:
-        try:
-            return os.waitpid(pid, 0)[1]
-        except ChildProcessError:
-            return 0
-        except OSError as error:  # pragma: no cover - EINTR is retried by Python itself
-            if error.errno != errno.EINTR:
-                return 0

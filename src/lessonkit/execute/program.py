@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from collections import Counter
 from functools import lru_cache
 from typing import Literal
 
@@ -232,24 +231,13 @@ def _is_exec(word: str) -> bool:
     return name in (_EXEC, "execute", "exec-code", "run-exec") or _close_to_exec(name)
 
 
-@lru_cache(maxsize=1024)
 def _close_to_exec(name: str) -> bool:
-    """Whether ``name`` is a misspelling of ``exec`` (difflib's ratio at least 0.8), remembered:
-    every page repeats the same few option names (``source``, ``output``...; build speed).
-
-    The ratio is ``2 * matches / (len(name) + 4)`` with at most 4 matches, so a name shorter than
-    3 or longer than 6 letters can never reach 0.8: no need to ask difflib.
+    """Whether ``name`` is a misspelling of ``exec`` (difflib's ratio at least 0.8).
 
     >>> [n for n in ("exe", "execs", "exce", "source", "ex", "executes") if _close_to_exec(n)]
     ['exe', 'execs']
     """
-    if not 3 <= len(name) <= 6:
-        return False
-    # difflib's own first test (quick_ratio: the letters in common, in any order), without
-    # importing difflib for the option names every page repeats ("source" shares 2 of 10).
-    if 2 * sum((Counter(name) & Counter(_EXEC)).values()) < 0.8 * (len(name) + 4):
-        return False
-    import difflib
+    import difflib  # only for a fence's option words
 
     return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
 

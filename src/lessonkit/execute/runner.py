@@ -1,8 +1,8 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-This is the in-process core shared by the worker processes (site builds) and pytest (lesson
-doctests). Output capture is per step: ``sys.stdout`` is swapped at every step, so a function
-defined in one block that prints when called from a later block prints into the later block.
+This is the in-process core shared by page processes (site builds) and pytest (lesson
+doctests). Each step's output is its own (:mod:`lessonkit.execute.capture`): a function defined
+in one block that prints when called from a later block prints into the later block.
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -18,10 +18,13 @@ defined in one block that prints when called from a later block prints into the 
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
 
-A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints (to stdout or stderr),
-its doctests' output, its values and its figures together. A write past the limit stops the
-block at once, and the page fails with the block's line. A figure belongs to the step that drew
-it: an ``exec`` block shows it; a doctest or an inline value that leaves a figure open fails.
+A block shows, as a notebook cell does, its printed output, the value of its last expression
+(unless a ``;`` ends it), each figure it leaves open in pyplot and each figure an expression
+statement gives, wherever it stands in the block (as IPython's ``display`` would).
+A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints, its doctests' output,
+its values and its figures together. A write past the limit stops the block at once, and the
+page fails with the block's line. A figure belongs to the step that drew it: an ``exec`` block
+shows it; a doctest or an inline value that leaves a figure open fails.
 Before a page runs, its random number generators are seeded from its path (:func:`page_seed`):
 the same page gives the same numbers in every build, whatever ran before it.
 """
@@ -31,7 +34,6 @@ from __future__ import annotations
 import ast
 import doctest
 import hashlib
-import io
 import itertools
 import linecache
 import random
@@ -45,6 +47,7 @@ from types import CodeType
 from typing import Any
 
 from lessonkit.core.problems import Problem
+from lessonkit.execute.capture import PageOutput
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.imports import ImportWatch
 from lessonkit.execute.processes import format_size
@@ -54,10 +57,6 @@ from lessonkit.execute.results import Figure, PageResult, StepResult
 OUTPUT_LIMIT = 4 * 2**20
 """Characters of output a page may produce (printed text, doctest output, values, figures'
 SVG): the largest page of the site produces about 75 000."""
-
-STDERR_LIMIT = 64 * 2**10
-"""Characters of a page's ``sys.stderr`` (warnings, debugging prints) passed on to the build's
-log; what comes after is dropped, with a note."""
 
 TRACEBACK_LINES = 12
 """Traceback lines shown under an error at most (repeats are collapsed first)."""
@@ -117,6 +116,7 @@ def run_program(
     output_limit: int = OUTPUT_LIMIT,
     memory_limit: int | None = None,
     styled: bool = False,
+    capture_fds: bool = False,
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
@@ -128,6 +128,7 @@ def run_program(
     ``memory_limit``: the bytes the caller let the page's process use, for the message of a
     ``MemoryError``. ``styled``: matplotlib's settings are the figure style already, and this
     process ends with the page (a page process): nothing to apply, nothing to restore.
+    ``capture_fds``: descriptors 1 and 2 are captured too (:mod:`lessonkit.execute.capture`).
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -143,13 +144,14 @@ def run_program(
         nullcontext() if styled else _figure_style(),
         _seeded(program.page or display_path),
         imports.recording() if imports else nullcontext(),
-        _bounded_stderr(display_path),
+        PageOutput(budget.spend, display_path, fds=capture_fds) as output,
     ):
         for index, step in enumerate(program.steps):
             if on_step:
                 on_step(index)
             try:
-                out = _RUNNERS[step.kind](step, namespace, display_path, index, budget)
+                out = _RUNNERS[step.kind](step, namespace, display_path, index, budget, output)
+                _check_output(program, output, budget, index)
             except StepFailed as failed:
                 problems.append(failed.problem.at(display_path))
                 break
@@ -160,6 +162,22 @@ def run_program(
     problems += [p.at(display_path) for p in watch.problems(program)]
     sources, packages = imports.dependencies() if imports else ({}, {})
     return PageResult(steps, problems, reads, sources, packages)
+
+
+def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
+    """Fail the page if a step's descriptor-level output passed the limit, or if a thread
+    printed after the block that started it had ended (:mod:`lessonkit.execute.capture`)."""
+    if budget.passed:
+        raise StepFailed(budget.problem(program.steps[index].header_line))
+    for owner in sorted(output.late):
+        raise StepFailed(
+            Problem(
+                "a thread this block started printed after the block had ended",
+                program.steps[owner].header_line,
+                "wait for the thread before the block ends (thread.join()), or print its "
+                "result from the block itself",
+            )
+        )
 
 
 def page_seed(page: str) -> int:
@@ -213,24 +231,35 @@ def _figure_style() -> Iterator[None]:
 
 
 def _run_exec(
-    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+    step: Step,
+    namespace: dict[str, Any],
+    path: str,
+    index: int,
+    budget: _Budget,
+    output: PageOutput,
 ) -> StepResult:
-    body, last = _compile_block(step, path)
-    with _capture_stdout(budget) as buffer:
+    chunks = _compile_block(step, path)
+    shown: list[Any] = []  # the figures the block's expression statements gave
+    with output.step(index) as buffer:
         try:
-            exec(body, namespace)
-            value = eval(last, namespace) if last else None
-            if value is not None and not _is_figure(value):
-                shown = value if _shown_as_text(value, step) else repr(value) + "\n"
-                buffer.write(shown)
+            for code, kind in chunks:
+                if kind == "exec":
+                    exec(code, namespace)
+                    continue
+                value = eval(code, namespace)
+                if kind != "hidden" and _is_figure(value):
+                    shown.append(value)
+                elif kind == "last" and value is not None:
+                    buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
         except BaseException as error:
             problem = _exception_problem(error, step, path, budget.memory)
             if budget.passed:
                 problem = budget.problem(step.header_line, details=problem.details)
             raise StepFailed(problem) from None
+    if budget.passed:  # through descriptor 1: the block ran on
+        raise StepFailed(budget.problem(step.header_line))
     figures = _open_figures()
-    if _is_figure(value) and value not in figures:
-        figures.append(value)
+    figures += [fig for n, fig in enumerate(shown) if not _among(fig, [*figures, *shown[:n]])]
     rendered = [_render_figure(fig, step, path, index, n) for n, fig in enumerate(figures)]
     try:
         budget.spend(sum(len(figure.svg) for figure in rendered))
@@ -239,13 +268,23 @@ def _run_exec(
     return StepResult(stdout=buffer.getvalue(), figures=rendered)
 
 
+def _among(item: object, items: list[Any]) -> bool:
+    return any(item is other for other in items)
+
+
 def _shown_as_text(value: object, step: Step) -> bool:
     return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
-def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
-    try:  # blank lines first: the code's line numbers are the page's (no walk to shift them)
-        tree = ast.parse("\n" * (step.line - 1) + step.source, filename=path)
+def _compile_block(step: Step, path: str) -> list[tuple[CodeType, str]]:
+    """The block's top-level statements, compiled in runs: ``exec`` for statements, and one
+    ``eval`` per expression statement, marked ``last`` (its value is shown, as in a notebook),
+    ``hidden`` (a ``;`` follows it: nothing is shown, as in Jupyter) or ``expression`` (only a
+    figure is shown, as IPython's ``display`` would: no figure is dropped for not being last).
+    """
+    source = "\n" * (step.line - 1) + step.source  # the code's line numbers are the page's
+    try:
+        tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or step.line
         problem = Problem(
@@ -255,10 +294,23 @@ def _compile_block(step: Step, path: str) -> tuple[CodeType, CodeType | None]:
             details=f"line {line}: {(error.text or '').rstrip()}",
         )
         raise StepFailed(problem) from None
-    last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = compile(ast.Expression(tree.body.pop().value), path, "eval")
-    return compile(tree, path, "exec"), last
+    lines = source.split("\n")
+    chunks: list[tuple[CodeType, str]] = []
+    run: list[ast.stmt] = []
+    for n, node in enumerate(tree.body):
+        if not isinstance(node, ast.Expr):
+            run.append(node)
+            continue
+        if run:
+            chunks.append((compile(ast.Module(run, []), path, "exec"), "exec"))
+            run = []
+        after = lines[node.end_lineno - 1][node.end_col_offset :].lstrip()  # type: ignore[index]
+        hidden = after.startswith(";") and after[1:].lstrip()[:1] in ("", "#")
+        kind = "hidden" if hidden else "last" if n == len(tree.body) - 1 else ""
+        chunks.append((compile(ast.Expression(node.value), path, "eval"), kind or "expression"))
+    if run:
+        chunks.append((compile(ast.Module(run, []), path, "exec"), "exec"))
+    return chunks
 
 
 def _exception_problem(
@@ -330,10 +382,15 @@ def _hint_for(error: BaseException) -> str:
 
 
 def _run_value(
-    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+    step: Step,
+    namespace: dict[str, Any],
+    path: str,
+    index: int,
+    budget: _Budget,
+    output: PageOutput,
 ) -> StepResult:
     spelled = "{{ " + step.source + (f":{step.fmt}" if step.fmt else "") + " }}"
-    with _capture_stdout(budget):
+    with output.step(index):
         try:
             value = eval(compile(step.source, path, "eval"), namespace)
         except BaseException as error:
@@ -416,13 +473,18 @@ class _BoundedSpoofOut(doctest._SpoofOut):
 
 
 def _run_doctest(
-    step: Step, namespace: dict[str, Any], path: str, index: int, budget: _Budget
+    step: Step,
+    namespace: dict[str, Any],
+    path: str,
+    index: int,
+    budget: _Budget,
+    output: PageOutput,
 ) -> StepResult:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
     runner = _RecordingRunner(budget)
-    with _capture_stdout(budget):
+    with output.step(index):
         try:
             runner.run(test, clear_globs=False)
         except BaseException as error:  # doctest lets KeyboardInterrupt through
@@ -477,69 +539,6 @@ def _source(example: doctest.Example | None) -> str:
 
 
 _RUNNERS = {"exec": _run_exec, "value": _run_value, "doctest": _run_doctest}
-
-
-class _BoundedBuffer(io.StringIO):
-    """A step's ``sys.stdout``: a buffer drawing on the page's output budget."""
-
-    def __init__(self, budget: _Budget) -> None:
-        super().__init__()
-        self.budget = budget
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        self.budget.spend(len(text))
-        return super().write(text)
-
-
-class _capture_stdout:
-    """Swap ``sys.stdout`` for a fresh bounded buffer for the duration of one step."""
-
-    def __init__(self, budget: _Budget) -> None:
-        self.budget = budget
-
-    def __enter__(self) -> io.StringIO:
-        self.saved = sys.stdout
-        sys.stdout = _BoundedBuffer(self.budget)
-        return sys.stdout
-
-    def __exit__(self, *exc: object) -> None:
-        sys.stdout = self.saved
-
-
-class _BoundedStream:
-    """``sys.stderr`` while a page runs: passes the first :data:`STDERR_LIMIT` characters on."""
-
-    def __init__(self, stream: Any, where: str) -> None:
-        self._stream = stream
-        self._where = where
-        self._left = STDERR_LIMIT
-
-    def write(self, text: str) -> int:
-        if self._left > 0:
-            shown = text[: self._left]
-            self._left -= len(text)
-            self._stream.write(shown)
-            if self._left <= 0:
-                size = format_size(STDERR_LIMIT)
-                self._stream.write(
-                    f"\n[{self._where}: more than {size} on stderr; the rest is cut]\n"
-                )
-        return len(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-@contextmanager
-def _bounded_stderr(where: str) -> Iterator[None]:
-    saved = sys.stderr
-    sys.stderr = _BoundedStream(saved, where)
-    try:
-        yield
-    finally:
-        sys.stderr = saved
 
 
 def _is_figure(value: object) -> bool:

@@ -31,11 +31,10 @@ CONFIG_FILES = ("mkdocs.yml", "mkdocs.yaml")
 
 
 def warm_up_if_first_build(settings: Settings, root: Path) -> None:
-    """On the site's first build (no cache folder yet: every page runs), start the workers'
-    zygote now. A host calls this as soon as it has read lessonkit's options, so that the
-    zygote's imports overlap the rest of the host's start (MkDocs: at ``on_startup``, 20-30 ms
-    before ``on_config`` on the benchmark's 20 pages)."""
+    """On the site's first build (no cache folder yet: every page runs), start the fork server
+    now. A host calls this as soon as it has read lessonkit's options, so that the server's
+    imports overlap the rest of the host's start (MkDocs: at ``on_startup``)."""
     if settings.execute and not (root / settings.cache_dir).exists():
-        from lessonkit.execute import zygote  # here: a warm build imports no worker code
+        from lessonkit.execute import worker  # here: a warm build imports no worker code
 
-        zygote.warm_up()
+        worker.warm_up()

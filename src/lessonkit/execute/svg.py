@@ -47,9 +47,9 @@ _SVG_SAVE_KEYS = (
 )
 """Settings :func:`to_svg` applies even to a figure drawn without the lab's style."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-_METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
-_PAGE_STYLE = re.compile(r'<style type="text/css">\*\{[^}]*\}</style>')
-_EMPTY_DEFS = re.compile(r"<defs>\s*</defs>")
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
+_PAGE_STYLE = re.compile(r'\s*<style type="text/css">\*\{[^}]*\}</style>')
+_EMPTY_DEFS = re.compile(r"\s*<defs>\s*</defs>")
 
 
 def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
@@ -84,11 +84,11 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
         )
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: inlined in HTML
-    svg = _without(svg, _METADATA)
+    svg = _METADATA.sub("", svg)
     # matplotlib's `*{stroke-linejoin: round; stroke-linecap: butt}` would style the whole page;
     # both properties inherit, so set them on the root element instead.
-    svg = _without(svg, _PAGE_STYLE)
-    svg = _without(svg, _EMPTY_DEFS)
+    svg = _PAGE_STYLE.sub("", svg)
+    svg = _EMPTY_DEFS.sub("", svg)
     svg = svg.replace(INK, "currentColor")
     svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)  # identity rotations on text
     svg = re.sub(r' id="([^"]+)"', rf' id="{id_prefix}-\1"', svg)
@@ -143,22 +143,3 @@ def _drawn_once(fig: Figure) -> Iterator[None]:
             yield
         finally:
             fig.set_layout_engine(engine)
-
-
-def _without(svg: str, element: re.Pattern[str]) -> str:
-    """``svg`` without each match of ``element`` and the whitespace just before it: what
-    ``re.sub(r"\\s*" + element.pattern, "", svg)`` gives, without trying the whitespace at
-    every character of the figure (most of the time :func:`to_svg` adds to matplotlib's).
-
-    >>> text = '<svg>\\n <defs>\\n </defs>\\n <g/> <defs></defs></svg>'
-    >>> _without(text, _EMPTY_DEFS) == re.sub(r"\\s*<defs>\\s*</defs>", "", text)
-    True
-    >>> _without(text, _EMPTY_DEFS)
-    '<svg>\\n <g/></svg>'
-    """
-    parts, end = [], 0
-    for found in element.finditer(svg):
-        parts.append(svg[end : found.start()].rstrip())
-        end = found.end()
-    parts.append(svg[end:])
-    return "".join(parts)

@@ -90,9 +90,9 @@ def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) ->
         server.watch(folder, recursive=False)
     if engine is None:
         return
-    from lessonkit.execute import zygote  # here: a build that does not serve needs none
+    from lessonkit.execute import worker  # here: a build that does not serve needs none
 
-    zygote.warm_up()
+    worker.warm_up()
 
 
 def _stop_on_sigterm() -> None:

@@ -63,7 +63,7 @@ class Runs:
         config.markdown_extensions.append(self._execute)
 
     def warm_up(self, options: LessonkitConfig) -> None:
-        """On a site's first build, start the zygote as soon as MkDocs has read lessonkit's
+        """On a site's first build, start the fork server as soon as MkDocs has read lessonkit's
         ``options`` (``on_startup``): its imports overlap the rest of MkDocs' start."""
         warm_up_if_first_build(settings_of(options), root_of(options))
 
@@ -95,13 +95,9 @@ class Runs:
         return final
 
     def finish(self, config: MkDocsConfig, files: Files) -> None:
-        """Convert the pages that waited for their runs (``on_env``). A build that does not
-        serve then lets its workers go: every page has run, and they exit while MkDocs writes
-        the site (a page that still has to run starts a new one)."""
+        """Convert the pages that waited for their runs (``on_env``)."""
         if self.engine:
             self._deferred.convert(config, files, self._prepare)
-        if self.engine and not self.serving:
-            self.engine.dismiss_workers()
 
     def result(self, lesson: Lesson) -> PageResult | None:
         """The page's result from this build's run (None when execution is off)."""

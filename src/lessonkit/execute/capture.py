@@ -1,0 +1,235 @@
+"""Where a page's printed output goes: into the block that is running, bounded, in order.
+
+While a page runs, ``sys.stdout`` is one :class:`PageOutput`; each step gets a fresh buffer
+(:meth:`PageOutput.step`), so a helper defined in one block prints into the block that calls it.
+The rule for threads: a thread's prints belong to the block that started it. One that prints
+after that block has ended would land in another block's output: the page fails instead, at the
+line of the block that started it (:attr:`PageOutput.late`): join the thread before its block
+ends. Threads that ran before the page (a host's) print where they printed before.
+
+In a page process (``fds=True``) file descriptors 1 and 2 are pipes too, so what lesson code
+writes with ``os.write``, a subprocess or C code cannot get around the output limit: descriptor
+1 goes to the running block's output (as ipykernel shows it in a cell), descriptor 2 to the
+build's log, at most :data:`STDERR_LIMIT` characters of it.
+"""
+
+from __future__ import annotations
+
+import array
+import codecs
+import contextlib
+import ctypes
+import io
+import os
+import select
+import sys
+import threading
+from collections.abc import Callable, Iterator
+
+from lessonkit.execute.processes import format_size
+
+try:  # POSIX: where pages run in processes of their own
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover
+    fcntl = termios = None  # type: ignore[assignment]
+
+STDERR_LIMIT = 64 * 2**10
+"""Characters of a page's stderr (Python's and descriptor 2's) passed on to the build's log;
+the rest is dropped, with a note."""
+
+
+class PageOutput(io.TextIOBase):
+    """``sys.stdout`` while a page runs (see the module's docstring); ``spend(n)`` draws ``n``
+    characters from the page's output limit (and raises past it)."""
+
+    def __init__(self, spend: Callable[[int], None], where: str, fds: bool = False) -> None:
+        super().__init__()
+        self._spend = spend
+        self._where = where
+        self._lock = threading.Lock()
+        self._buffer: io.StringIO | None = None
+        self._step = -1
+        self._main = threading.get_ident()
+        self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
+        """Each thread's block (None: a thread that was there before the page); by the thread,
+        not its id, which a thread started later may get again."""
+        self.late: dict[int, int] = {}
+        """Block index -> the index of the block (or -1: between blocks) during which a thread
+        it started printed."""
+        self._fds = fds and fcntl is not None
+        self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
+        self._stderr_left = STDERR_LIMIT
+        self._pipe: int | None = None
+        """Where descriptor 1's output waits to be read, in a page process."""
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if _ident() != self._main:
+            return self._from_thread(text)
+        # What descriptor 1 got comes first (print's own "\n" follows its text at once).
+        if self._pipe is not None and text != "\n" and _waiting(self._pipe):
+            with self._lock:
+                self._drain()
+        buffer = self._buffer  # (a write is atomic: no lock for the page's own thread)
+        if buffer is not None:
+            if text.__class__ is not str and not isinstance(text, str):
+                raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            self._spend(len(text))
+            buffer.write(text)
+        return len(text)
+
+    def _from_thread(self, text: str) -> int:
+        """A write from another thread: into the block that started it, while that runs."""
+        with self._lock:
+            owner = self._owners.get(threading.current_thread(), self._step)
+            if owner is None:  # not the page's thread
+                self._saved.write(text)
+            elif owner != self._step or self._buffer is None:
+                self.late.setdefault(owner, self._step)
+            else:
+                self._spend(len(text))
+                self._buffer.write(text)
+        return len(text)
+
+    def __enter__(self) -> PageOutput:
+        self._saved, sys.stdout = sys.stdout, self
+        self._saved_stderr, sys.stderr = sys.stderr, _Stderr(self)
+        if self._fds:
+            self._redirect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdout, sys.stderr = self._saved, self._saved_stderr
+        if self._fds:
+            self._restore()
+
+    @contextlib.contextmanager
+    def step(self, index: int) -> Iterator[io.StringIO]:
+        """The buffer of step ``index``'s output, while it runs."""
+        buffer = io.StringIO()
+        with self._lock:
+            self._step, self._buffer = index, buffer
+        try:
+            yield buffer
+        finally:
+            self._settle()
+            with self._lock:
+                for thread in threading.enumerate():
+                    self._owners.setdefault(thread, index)
+                self._step, self._buffer = -1, None
+
+    # --- Descriptors 1 and 2, in a page process ------------------------------------------------
+
+    def _redirect(self) -> None:
+        self._saved_fds = {fd: os.dup(fd) for fd in (1, 2)}
+        for fd in (1, 2):
+            read, write = os.pipe()
+            os.dup2(write, fd)
+            os.close(write)
+            os.set_blocking(read, False)
+            self._pipes[fd] = (read, codecs.getincrementaldecoder("utf-8")("replace"))
+        self._pipe = self._pipes[1][0]
+        self._pumping = True
+        pump = threading.Thread(target=self._pump, name="lessonkit-output", daemon=True)
+        pump.start()
+        self._owners[pump] = None
+
+    def _pump(self) -> None:
+        """Keep the pipes drained while a block runs (a full pipe would block the writer)."""
+        reads = [read for read, _ in self._pipes.values()]
+        while self._pumping:
+            try:
+                if select.select(reads, [], [], 0.1)[0]:
+                    with self._lock:
+                        self._drain()
+            except OSError:
+                return
+            except BaseException:  # past the output limit: the step fails at its end
+                pass
+
+    def _drain(self) -> None:
+        """Take in what the pipes hold (under the lock): descriptor 1 into the running block's
+        output (dropped between blocks), descriptor 2 on to the build's log, bounded."""
+        for fd, (read, decoder) in self._pipes.items():
+            while True:
+                try:
+                    data = os.read(read, 65536)
+                except (BlockingIOError, OSError):
+                    break
+                if not data:
+                    break
+                text = decoder.decode(data)
+                if fd == 2:
+                    self._forward(text)
+                elif self._buffer is not None and text:
+                    self._spend(len(text))
+                    self._buffer.write(text)
+
+    def _forward(self, text: str) -> None:
+        """Pass ``text`` on to the build's log while :data:`STDERR_LIMIT` allows."""
+        if self._stderr_left <= 0:
+            return
+        shown = text[: self._stderr_left]
+        self._stderr_left -= len(text)
+        if self._stderr_left <= 0:
+            cut = f"more than {format_size(STDERR_LIMIT)} on stderr; the rest is cut"
+            shown += f"\n[{self._where}: {cut}]\n"
+        if self._fds:
+            os.write(self._saved_fds[2], shown.encode(errors="replace"))
+        else:
+            self._saved_stderr.write(shown)
+
+    def _settle(self) -> None:
+        """Take in what the step wrote to descriptors 1 and 2 (buffered in Python or C too)."""
+        if not self._fds:
+            return
+        for stream in (sys.__stdout__, sys.__stderr__):
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                stream.flush()  # type: ignore[union-attr]
+        with contextlib.suppress(AttributeError, OSError, TypeError):
+            ctypes.CDLL(None).fflush(None)
+        with self._lock, contextlib.suppress(BaseException):  # past the limit: the step fails
+            self._drain()
+
+    def _restore(self) -> None:
+        self._settle()
+        self._pumping = False
+        for fd, saved in self._saved_fds.items():
+            os.dup2(saved, fd)
+            os.close(saved)
+
+
+class _Stderr(io.TextIOBase):
+    """``sys.stderr`` while a page runs: on to the build's log, bounded."""
+
+    def __init__(self, output: PageOutput) -> None:
+        super().__init__()
+        self._output = output
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        with self._output._lock:
+            self._output._forward(text)
+        return len(text)
+
+
+_ident = threading.get_ident
+_COUNT = array.array("i", [0])
+
+
+def _waiting(fd: int) -> bool:
+    """Whether pipe ``fd`` holds bytes not read yet (cheaper than a read that finds none)."""
+    fcntl.ioctl(fd, _FIONREAD, _COUNT, True)
+    return _COUNT[0] > 0
+
+
+_FIONREAD = getattr(termios, "FIONREAD", 0)
