@@ -183,6 +183,18 @@ def test_a_full_disk_is_one_error_and_the_next_run_finishes(
     assert prepared_files(site / "docs") == OUTPUTS
 
 
+def test_a_rerun_through_a_symlinked_folder_inside_docs_converges(site: Path, capsys) -> None:
+    """Its files found by another name (a folder symlinked inside docs/; on a case-insensitive
+    disk, a name in another case) are still prepare's: neither refused nor removed."""
+    (site / "docs" / "static").mkdir()
+    (site / "docs" / "assets").symlink_to("static", target_is_directory=True)
+    assert prepare(site, capsys)[0] == 0
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    for name in OUTPUTS:
+        assert (site / "docs" / name).is_file(), f"{name} is still there"
+
+
 def test_an_output_the_author_edited_is_theirs(site: Path, capsys) -> None:
     assert prepare(site, capsys)[0] == 0
     printed = site / "docs" / "print.md"
