@@ -424,9 +424,8 @@ def _write(
     made = {_identity(docs / name) for name in outputs}
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
-        if (
-            is_prepared(docs, name) and _identity(path) not in made
-        ):  # as written: a file of the site's own in its place stays
+        # as written (a file of the site's own in its place stays), and no output's other name
+        if is_prepared(docs, name) and _identity(path) not in made:
             with suppress(OSError):
                 path.unlink()
                 outcome.removed.append(name)
