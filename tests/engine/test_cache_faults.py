@@ -202,3 +202,21 @@ def test_an_entry_of_another_format_is_a_miss(tmp_path: Path, warnings) -> None:
     assert cache.get(KEY) is None
     [message] = warnings()
     assert f"cache entry has format {FORMAT - 1}, not {FORMAT}" in message
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b"[" * 100_000, json.dumps({"format": "x" * 100_000, "sha256": "0"}).encode()],
+    ids=["nested", "huge"],
+)
+def test_a_header_no_lessonkit_writes_is_one_short_warning_not_a_crash(
+    tmp_path: Path, warnings, header: bytes
+) -> None:
+    """Bytes nobody wrote on purpose (a disk or copy fault) in the header line: a miss and one
+    warning line of a readable length, never a RecursionError out of the build."""
+    cache = Cache(tmp_path)
+    cache.put(KEY, RESULT)
+    _entry(cache).write_bytes(header + b"\n{}")
+    assert cache.get(KEY) is None
+    [message] = warnings()
+    assert "cache entry is not a lessonkit cache entry" in message and len(message) < 500
