@@ -21,7 +21,9 @@ import yaml
 
 from lessonkit.cli import main
 from lessonkit.core.prepared import MANIFEST, prepared_files
+from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
+from lessonkit.hosts.standalone.manifest import one_writer
 from lessonkit.path import Lesson, print_html
 
 SITE = """\
@@ -334,6 +336,34 @@ def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
     assert first.returncode == 130, err
     assert err.strip() == "lessonkit prepare: interrupted; run it again to finish", err
     assert not leftovers(site) and not (site / "docs" / "print.md").exists()
+
+
+HOLD = """\
+import sys, time
+from pathlib import Path
+from lessonkit.hosts.standalone.manifest import one_writer
+with one_writer(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_prepare_killed_outright_leaves_no_lock_behind(tmp_path: Path) -> None:
+    """SIGKILL runs no cleanup: the lock is the kernel's (flock), and goes with the process."""
+    lock = tmp_path / "cache" / "prepare" / "lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        busy = pytest.raises(LessonError, match="another lessonkit prepare is running")
+        with busy, one_writer(lock):
+            pass
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    with one_writer(lock):  # no stale lock to remove by hand
+        pass
 
 
 # --- class 4: nothing from a page's file name or link becomes markup on the print page --------
