@@ -74,8 +74,6 @@ from lessonkit.path import Lesson as PathLesson
 RECORDS = "prepare/pages.records"
 """In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
 folder of its own, which the cache's pruning leaves alone."""
-LOCK = "prepare/lock"
-"""In the cache folder: held by the one run of this site that may write (:func:`one_writer`)."""
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
@@ -149,8 +147,7 @@ def prepare_project(project: Project) -> Outcome:
 def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
     """Run and convert every page of ``site``; write the site-level outputs into its docs (one
     run at a time: LessonError while another holds the site)."""
-    config = site.config
-    with one_writer(config.root / config.settings.cache_dir / LOCK):
+    with one_writer(site.config.docs_dir):
         return _prepare(site, extensions, configs)
 
 
