@@ -347,6 +347,22 @@ def test_prepare_runs_where_the_cache_folder_cannot_be_made(site: Path, capsys) 
     assert prepared_files(site / "docs") == OUTPUTS
 
 
+def test_prepare_runs_on_a_file_system_without_locks(
+    site: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some network file systems refuse flock (EBADF, ENOLCK, EOPNOTSUPP): no lock, then, as on
+    Windows; never "another lessonkit prepare is running" when none is."""
+    import fcntl
+
+    def refused(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert prepared_files(site / "docs") == OUTPUTS
+
+
 HOLD = """\
 import sys, time
 from pathlib import Path

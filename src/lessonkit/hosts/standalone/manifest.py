@@ -22,7 +22,7 @@ from lessonkit.core.problems import LessonError, Problem
 
 try:
     import fcntl
-except ImportError:  # Windows: no advisory locks; one run at a time is up to the author
+except ImportError:  # Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
 
@@ -73,17 +73,21 @@ def atomic_write(path: Path, data: bytes) -> None:
 def one_writer(docs: Path) -> Iterator[None]:
     """Hold the lock on the folder ``docs`` while the body runs: LessonError if another run
     holds it. The lock is the kernel's (``flock`` on the folder itself: no file to make, none
-    left behind), and goes with the process, however it ends."""
+    left behind), and goes with the process, however it ends. Where there are no such locks
+    (Windows, some network file systems), one run at a time is up to the author."""
+    if fcntl is None:
+        yield
+        return
     fd = os.open(docs, os.O_RDONLY)
     try:
-        if fcntl is not None:
+        try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        message = "another lessonkit prepare is running for this site"
-        hint = "wait for it to finish (it writes what this run would)"
-        raise LessonError([Problem(message, hint=hint, path="mkdocs.yml")]) from None
-    try:
+        except BlockingIOError:
+            message = "another lessonkit prepare is running for this site"
+            hint = "wait for it to finish (it writes what this run would)"
+            raise LessonError([Problem(message, hint=hint, path="mkdocs.yml")]) from None
+        except OSError:  # no locks on this file system
+            pass
         yield
     finally:
         os.close(fd)
