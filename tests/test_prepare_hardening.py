@@ -21,7 +21,8 @@ import yaml
 
 from lessonkit.cli import main
 from lessonkit.core.prepared import MANIFEST, prepared_files
-from lessonkit.core.settings import Settings
+from lessonkit.core.problems import LessonError
+from lessonkit.hosts.standalone.manifest import one_writer
 from lessonkit.path import Lesson, print_html
 
 SITE = """\
@@ -183,6 +184,18 @@ def test_a_full_disk_is_one_error_and_the_next_run_finishes(
     assert prepared_files(site / "docs") == OUTPUTS
 
 
+def test_a_rerun_through_a_symlinked_folder_inside_docs_converges(site: Path, capsys) -> None:
+    """Its files found by another name (a folder symlinked inside docs/; on a case-insensitive
+    disk, a name in another case) are still prepare's: neither refused nor removed."""
+    (site / "docs" / "static").mkdir()
+    (site / "docs" / "assets").symlink_to("static", target_is_directory=True)
+    assert prepare(site, capsys)[0] == 0
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    for name in OUTPUTS:
+        assert (site / "docs" / name).is_file(), f"{name} is still there"
+
+
 def test_an_output_the_author_edited_is_theirs(site: Path, capsys) -> None:
     assert prepare(site, capsys)[0] == 0
     printed = site / "docs" / "print.md"
@@ -288,7 +301,9 @@ description: Slow.
 
 ```python exec timeout=300
 import time
+from pathlib import Path
 
+Path({started!r}).touch()
 time.sleep(60)
 ```
 """
@@ -297,7 +312,8 @@ time.sleep(60)
 def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
     site: Path, capsys
 ) -> None:
-    (site / "docs" / "slow.md").write_text(SLOW)
+    started = site.parent / "started"
+    (site / "docs" / "slow.md").write_text(SLOW.format(started=str(started)))
     first = subprocess.Popen(
         [sys.executable, "-m", "lessonkit.cli", "prepare"],
         cwd=site,
@@ -306,11 +322,9 @@ def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
     try:
-        lock = site / Settings().cache_dir / "prepare" / "lock"
         deadline = time.monotonic() + 60
-        while not lock.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(1)  # the slow page is running
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)  # until the slow page runs: the first prepare holds the site
         code, output = prepare(site, capsys)
         assert code == 1, output
         assert "error: another lessonkit prepare is running for this site" in output, output
@@ -322,6 +336,61 @@ def test_a_second_prepare_is_refused_while_one_runs_and_ctrl_c_is_one_line(
     assert first.returncode == 130, err
     assert err.strip() == "lessonkit prepare: interrupted; run it again to finish", err
     assert not leftovers(site) and not (site / "docs" / "print.md").exists()
+
+
+def test_prepare_runs_where_the_cache_folder_cannot_be_made(site: Path, capsys) -> None:
+    """The cache is an accident's miss, not a requirement (the MkDocs build warns and builds):
+    one run at a time needs no file of its own there."""
+    (site / ".lessonkit").write_text("not a folder")
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert prepared_files(site / "docs") == OUTPUTS
+
+
+def test_prepare_runs_on_a_file_system_without_locks(
+    site: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some network file systems refuse flock (EBADF, ENOLCK, EOPNOTSUPP): no lock, then, as on
+    Windows; never "another lessonkit prepare is running" when none is."""
+    import fcntl
+
+    def refused(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    code, output = prepare(site, capsys)
+    assert code == 0, output
+    assert prepared_files(site / "docs") == OUTPUTS
+
+
+HOLD = """\
+import sys, time
+from pathlib import Path
+from lessonkit.hosts.standalone.manifest import one_writer
+with one_writer(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_prepare_killed_outright_leaves_no_lock_behind(tmp_path: Path) -> None:
+    """SIGKILL runs no cleanup: the lock is the kernel's (flock), and goes with the process."""
+    lock = tmp_path / "docs"
+    lock.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        busy = pytest.raises(LessonError, match="another lessonkit prepare is running")
+        with busy, one_writer(lock):
+            pass
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    with one_writer(lock):  # no stale lock to remove by hand
+        pass
+    assert [p.name for p in lock.iterdir()] == [], "and no file of its own in the docs"
 
 
 # --- class 4: nothing from a page's file name or link becomes markup on the print page --------

@@ -7,6 +7,7 @@ a miss and one warning; pruning keeps what a build used and no more.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -202,3 +203,49 @@ def test_an_entry_of_another_format_is_a_miss(tmp_path: Path, warnings) -> None:
     assert cache.get(KEY) is None
     [message] = warnings()
     assert f"cache entry has format {FORMAT - 1}, not {FORMAT}" in message
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b"[" * 100_000, json.dumps({"format": "x" * 100_000, "sha256": "0"}).encode()],
+    ids=["nested", "huge"],
+)
+def test_a_header_no_lessonkit_writes_is_one_short_warning_not_a_crash(
+    tmp_path: Path, warnings, header: bytes
+) -> None:
+    """Bytes nobody wrote on purpose (a disk or copy fault) in the header line: a miss and one
+    warning line of a readable length, never a RecursionError out of the build."""
+    cache = Cache(tmp_path)
+    cache.put(KEY, RESULT)
+    _entry(cache).write_bytes(header + b"\n{}")
+    assert cache.get(KEY) is None
+    [message] = warnings()
+    assert "cache entry is not a lessonkit cache entry" in message and len(message) < 500
+
+
+def test_a_full_disk_while_storing_leaves_no_partial_entry_and_only_warns(
+    tmp_path: Path, warnings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills up halfway through an entry: no entry, no temporary file, one warning;
+    the page's result is the run's all the same (the next build runs it again)."""
+    real = os.fdopen
+
+    def full(fd: int, mode: str):
+        handle = real(fd, mode)
+
+        def write(data: bytes) -> int:
+            real_write(data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        real_write = handle.write
+        handle.write = write
+        return handle
+
+    cache = Cache(tmp_path)
+    monkeypatch.setattr(os, "fdopen", full)
+    cache.put(KEY, RESULT)  # no exception out of the build
+    monkeypatch.setattr(os, "fdopen", real)
+    assert list(tmp_path.iterdir()) == []
+    [message] = warnings()
+    assert "cannot be written (No space left on device)" in message and "hint:" in message
+    assert cache.get(KEY) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -252,3 +253,29 @@ def test_a_subprocess_writing_into_the_site_or_the_docs_fails_the_page(
     [problem] = result.problems
     assert problem.line == 5 and problem.message.endswith(f"changed {shown}"), problem
     assert "the process started here wrote there" in problem.hint
+
+
+def test_an_edit_by_another_program_while_a_process_runs_says_to_build_again(
+    engine: Engine, project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A snapshot cannot tell an author's save (or a preview's rebuild) from the page's process:
+    the page fails, and the hint says what to do when it was not the page's code."""
+    started = tmp_path_factory.mktemp("signal") / "started"
+    code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 2'])"
+    text = f"# Page\n\n```python exec\n{code}\n```\n"
+
+    def save() -> None:  # the author, while the process runs
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (project / "docs" / "page.md").write_text("# Page, as its author saved it\n")
+
+    author = threading.Thread(target=save)
+    author.start()
+    result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
+    author.join()
+    [problem] = result.problems
+    assert problem.message.endswith("changed docs/page.md"), problem
+    assert "if another program did (an editor's save, a preview's rebuild), build again" in (
+        problem.hint
+    )

@@ -59,6 +59,8 @@ TEMPORARY_AGE = 3600.0
 """Seconds after which a prune removes a temporary file (a writer that crashed mid-entry)."""
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
+_HEADER_LIMIT = 200
+"""Bytes of an entry's header line read at most (:func:`encode` writes some 90)."""
 
 
 class Corrupt(ValueError):
@@ -241,8 +243,8 @@ def decode(key: str, data: bytes) -> PageResult:
     """The result an entry holds; :class:`Corrupt` unless it is exactly what
     :func:`encode` writes for ``key`` in this format (a copy under another key is not)."""
     header, _, payload = data.partition(b"\n")
-    try:
-        fields = json.loads(header)
+    try:  # what encode writes is some 90 bytes: longer is no entry (nor nested past recursion)
+        fields = json.loads(header) if len(header) <= _HEADER_LIMIT else None
     except ValueError:
         fields = None
     if not isinstance(fields, dict) or set(fields) != {"format", "sha256"}:

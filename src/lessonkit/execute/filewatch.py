@@ -21,12 +21,15 @@ file functions of Python and of the libraries that use them: ``open`` (numpy, pa
   may not be read or listed either: what code would read there depends on timing.
 - **What the hook cannot see.** A subprocess, or C code called through ``ctypes``, writes
   without an audit event. So when the page starts one (its audit event comes first), the
-  ``watched`` trees (the docs, ``mkdocs.yml`` and the site, which nothing else writes while
-  pages run) are snapshotted (paths, types, sizes, mtimes, inodes), and compared when the page
-  ends; a change fails the page at the line that started the process or loaded the C code.
+  ``watched`` trees (the docs, ``mkdocs.yml`` and the site, which nothing else should write
+  while pages run) are snapshotted (paths, types, sizes, mtimes, inodes), and compared when the
+  page ends; a change fails the page at the line that started the process or loaded the C code.
   Nothing is restored: the message says what changed. A page that starts neither walks nothing.
-  Not seen: a C extension's own file writes (h5py's, say) and edits by other programs: the
-  guard keeps lesson code from changing the site by accident, not from its author.
+  A snapshot cannot tell who made a change: an edit by another program in that window (an
+  author's save while ``mkdocs serve`` runs the page, a ``--dirty`` rebuild writing the preview)
+  fails the page too, and the hint says to build again. Not seen: a C extension's own file
+  writes (h5py's, say): the guard keeps lesson code from changing the site by accident, not
+  from its author.
 """
 
 from __future__ import annotations
@@ -141,8 +144,9 @@ class FileWatch:
         sources = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
         line, started = self._escape
         hint = (
-            f"the {started} started here wrote there: lesson code may not change {sources} by "
-            "any route; let it write into its working folder (the current folder) instead"
+            f"if the {started} started here wrote there: lesson code may not change {sources} "
+            "by any route, let it write into its working folder (the current folder); if "
+            "another program did (an editor's save, a preview's rebuild), build again"
         )
         return [Problem(f"{what} changed while this page's code ran: {shown}", line, hint)]
 

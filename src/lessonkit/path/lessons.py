@@ -131,8 +131,24 @@ def progress_script(record: Mapping[str, Any], root: str) -> str:
     '<script type="application/json" id="lk-path">{"root":"../","print":null,"lessons":[]}</script>'
     """
     data = {"root": root, "print": record.get("print"), "lessons": record.get("lessons", [])}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return f'<script type="application/json" id="lk-path">{text}</script>'
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f'<script type="application/json" id="lk-path">{_script_safe(text)}</script>'
+
+
+def _script_safe(text: str) -> str:
+    """JSON ``text`` that no HTML parser ends early or swallows the page after: no ``<``, ``>``
+    or ``&`` (a title with ``</script>`` ends the element; one with ``<!--<script>`` makes the
+    real ``</script>`` part of it), nor U+2028 and U+2029, written as JSON's escapes.
+
+    >>> _script_safe('"<!--<script> & </script>"')
+    '"\\\\u003c!--\\\\u003cscript\\\\u003e \\\\u0026 \\\\u003c/script\\\\u003e"'
+    """
+    for char, code in _SCRIPT_ESCAPES:
+        text = text.replace(char, code)
+    return text
+
+
+_SCRIPT_ESCAPES = [(c, f"\\u{ord(c):04x}") for c in "<>&\u2028\u2029"]
 
 
 def progress_json(lessons: list[Lesson], root: str, print_url: str | None) -> str:

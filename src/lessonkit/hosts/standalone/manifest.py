@@ -22,7 +22,7 @@ from lessonkit.core.problems import LessonError, Problem
 
 try:
     import fcntl
-except ImportError:  # Windows: no advisory locks; one run at a time is up to the author
+except ImportError:  # Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
 
@@ -70,19 +70,27 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 @contextmanager
-def one_writer(lock: Path) -> Iterator[None]:
-    """Hold ``lock`` (a file) while the body runs: LessonError if another run holds it. The lock
-    goes with the process, however it ends."""
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("a") as file:
+def one_writer(docs: Path) -> Iterator[None]:
+    """Hold the lock on the folder ``docs`` while the body runs: LessonError if another run
+    holds it. The lock is the kernel's (``flock`` on the folder itself: no file to make, none
+    left behind), and goes with the process, however it ends. Where there are no such locks
+    (Windows, some network file systems), one run at a time is up to the author."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(docs, os.O_RDONLY)
+    try:
         try:
-            if fcntl is not None:
-                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
             message = "another lessonkit prepare is running for this site"
             hint = "wait for it to finish (it writes what this run would)"
             raise LessonError([Problem(message, hint=hint, path="mkdocs.yml")]) from None
+        except OSError:  # no locks on this file system
+            pass
         yield
+    finally:
+        os.close(fd)
 
 
 def sha256(data: bytes) -> str:

@@ -74,8 +74,6 @@ from lessonkit.path import Lesson as PathLesson
 RECORDS = "prepare/pages.records"
 """In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
 folder of its own, which the cache's pruning leaves alone."""
-LOCK = "prepare/lock"
-"""In the cache folder: held by the one run of this site that may write (:func:`one_writer`)."""
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
@@ -149,8 +147,7 @@ def prepare_project(project: Project) -> Outcome:
 def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
     """Run and convert every page of ``site``; write the site-level outputs into its docs (one
     run at a time: LessonError while another holds the site)."""
-    config = site.config
-    with one_writer(config.root / config.settings.cache_dir / LOCK):
+    with one_writer(site.config.docs_dir):
         return _prepare(site, extensions, configs)
 
 
@@ -187,11 +184,11 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     outputs: dict[str, bytes] = {}
     record = None
     if not outcome.errors:
-        outputs = _outputs(site, lessons, converted, old, outcome)
+        outputs = _outputs(site, lessons, converted, outcome)
         if path:  # the learner's path: its print page, and the data every page carries
             printed, record = _print_page(site, converter, path, converted, outputs)
             outputs[PRINT_PAGE] = printed
-        outcome.problems += _clashes(site, outputs, old)
+        outcome.problems += _clashes(site, outputs)
     outcome.ran = engine.executed if engine else 0
     if outcome.errors:
         return outcome
@@ -325,7 +322,6 @@ def _outputs(
     site: Site,
     lessons: list[Lesson],
     converted: Mapping[str, Converted],
-    old: Collection[str],
     outcome: Outcome,
 ) -> dict[str, bytes]:
     """Every output's bytes by its path in the docs folder (but the print page's)."""
@@ -339,7 +335,7 @@ def _outputs(
         if not wants_notebook(lesson) or lesson.path not in converted:
             continue
         name = notebook_path(lesson)
-        if os.path.lexists(config.docs_dir / name) and name not in old:
+        if os.path.lexists(config.docs_dir / name) and not is_prepared(config.docs_dir, name):
             outcome.problems.append(clash(lesson))
             continue
         title, url = converted[lesson.path].title, converted[lesson.path].url
@@ -356,7 +352,7 @@ def _outputs(
     return outputs
 
 
-def _clashes(site: Site, outputs: Iterable[str], old: Collection[str]) -> list[Problem]:
+def _clashes(site: Site, outputs: Iterable[str]) -> list[Problem]:
     """An error for each output whose name a file of the site's own already has (a notebook's
     clash is its page's error, reported with the page), or whose path leaves the docs folder
     (through a symlink); and for a manifest that is not a file."""
@@ -366,7 +362,9 @@ def _clashes(site: Site, outputs: Iterable[str], old: Collection[str]) -> list[P
             message = f"lessonkit prepare makes {name}, but that path leads out of the docs folder"
             hint = "replace the symlink on the way with a folder"
             problems.append(Problem(message, hint=hint, path=site.where(name)))
-        elif os.path.lexists(docs / name) and name not in old and not name.endswith(".ipynb"):
+        elif name.endswith(".ipynb") or not os.path.lexists(docs / name):
+            continue
+        elif not is_prepared(docs, name):  # by its mark, whatever name it was found by
             problems.append(taken(name, site.where(name)))
     manifest = docs / MANIFEST
     if os.path.lexists(manifest) and (manifest.is_symlink() or not manifest.is_file()):
@@ -403,8 +401,9 @@ def _write(
     site: Site, outputs: Mapping[str, bytes], old: Collection[str], outcome: Outcome
 ) -> None:
     """Write each output (marked as prepare's) where it changed; remove each of prepare's files
-    no longer made. LessonError naming the file when one cannot be written (a full disk): each
-    file is whole, and the next run finishes the work."""
+    no longer made, but never one an output now is (found by another name: through a symlinked
+    folder, or in another case on a case-insensitive disk). LessonError naming the file when one
+    cannot be written (a full disk): each file is whole, and the next run finishes the work."""
     docs = site.config.docs_dir
     for name, data in sorted(outputs.items()):
         path, data = docs / name, mark(name, data)
@@ -419,15 +418,26 @@ def _write(
             hint = "make room on the disk (or fix the folder's permissions), then run it again"
             raise LessonError([Problem(message, hint=hint, path=site.where(name))]) from None
         outcome.written.append(name)
+    made = {_identity(docs / name) for name in outputs}
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
-        if is_prepared(docs, name):  # as written: a file of the site's own in its place stays
+        # as written (a file of the site's own in its place stays), and no output's other name
+        if is_prepared(docs, name) and _identity(path) not in made:
             with suppress(OSError):
                 path.unlink()
                 outcome.removed.append(name)
         with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
             for parent in path.relative_to(docs).parents[:-1]:
                 (docs / parent).rmdir()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is (None if there is none)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 # --- the site's Markdown extensions, as its hosts read mkdocs.yml ---------------------------
