@@ -24,6 +24,7 @@ __all__ = [
     "head_contributions",
     "previous_word_weights",
     "projection_matrix",
+    "projections",
     "token_projections",
 ]
 
@@ -50,6 +51,20 @@ def _bias(layer: int, which: str) -> Array:
     return weights()[f"encoder.layer.{layer - 1}.attention.{name}.bias"]
 
 
+def projections(enc: Encoded, layer: int = 1) -> tuple[Array, Array, Array]:
+    """Every token's query, key and value in ``layer``: three ``(T, d_model)`` arrays.
+
+    >>> from lessonkit.lab.model import encode
+    >>> q, k, v = projections(encode("The bank approved my loan."), 1)
+    >>> q.shape
+    (8, 384)
+    """
+    x = enc.hidden[layer - 1]  # the layer's input, every token
+    return tuple(  # type: ignore[return-value]
+        x @ projection_matrix(layer, w) + _bias(layer, w) for w in ("query", "key", "value")
+    )
+
+
 def token_projections(enc: Encoded, piece: str, layer: int = 1) -> tuple[Array, Array, Array]:
     """One token's query, key and value in ``layer``: its input vector times W_Q, W_K, W_V.
 
@@ -62,10 +77,9 @@ def token_projections(enc: Encoded, piece: str, layer: int = 1) -> tuple[Array, 
     >>> bool(np.allclose(qa, qb))  # same word, same place, layer 1: same query
     True
     """
-    x = enc.vector(piece, layer - 1)  # the layer's input at that token
-    return tuple(  # type: ignore[return-value]
-        x @ projection_matrix(layer, w) + _bias(layer, w) for w in ("query", "key", "value")
-    )
+    i = enc.position(piece)
+    q, k, v = projections(enc, layer)
+    return q[i], k[i], v[i]
 
 
 def previous_word_weights(encoded: Sequence[Encoded], offset: int = -1) -> Array:
