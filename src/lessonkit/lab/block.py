@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import matplotlib.patches as mpatches
@@ -21,9 +22,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from lessonkit.lab.figure_style import INK, PALETTE, STYLE
-from lessonkit.lab.model import MiniLMConfig, Encoded, config, gelu, layer_norm, weights
 from lessonkit.lab.attention import scaled_dot_product_attention
+from lessonkit.lab.figure_style import INK, PALETTE, STYLE
+from lessonkit.lab.model import Encoded, MiniLMConfig, config, gelu, layer_norm, weights
 
 __all__ = [
     "LayerParts",
@@ -133,12 +134,9 @@ def stream_changes(enc: Encoded, piece: str) -> list[dict[str, float]]:
         rows.append(
             {
                 "layer": layer + 1,
-                "attention share": float(
-                    np.linalg.norm(parts.attention[i]) / np.linalg.norm(x)
-                ),
+                "attention share": float(np.linalg.norm(parts.attention[i]) / np.linalg.norm(x)),
                 "feed-forward share": float(
-                    np.linalg.norm(parts.feed_forward[i])
-                    / np.linalg.norm(parts.after_attention[i])
+                    np.linalg.norm(parts.feed_forward[i]) / np.linalg.norm(parts.after_attention[i])
                 ),
                 "kept": float(x @ out / (np.linalg.norm(x) * np.linalg.norm(out))),
             }
@@ -189,17 +187,24 @@ def block_diagram(cfg: MiniLMConfig) -> Figure:
     ax.axis("off")
     steps = [
         (0.0, f"token ids (T numbers, each < {cfg.vocab_size:,})", PALETTE["purple"]),
-        (1.3, f"word embedding ({cfg.vocab_size:,} × {d}) + position ({cfg.max_positions} × {d})"
-         "\n→ layer norm: T vectors of " + f"{d}", PALETTE["purple"]),
-        (2.8, f"attention: {h} heads of {cfg.d_head}, W_Q W_K W_V W_O ({d} × {d})",
-         PALETTE["blue"]),
+        (
+            1.3,
+            f"word embedding ({cfg.vocab_size:,} × {d}) + position ({cfg.max_positions} × {d})"
+            "\n→ layer norm: T vectors of " + f"{d}",
+            PALETTE["purple"],
+        ),
+        (
+            2.8,
+            f"attention: {h} heads of {cfg.d_head}, W_Q W_K W_V W_O ({d} × {d})",
+            PALETTE["blue"],
+        ),
         (3.9, "add (input + attention) & layer norm", PALETTE["green"]),
         (5.0, f"feed-forward: {d} → {f} → {d}, GELU, each token alone", PALETTE["vermillion"]),
         (6.1, "add (input + feed-forward) & layer norm", PALETTE["green"]),
     ]
     for y, text, colour in steps:
         _box(ax, y, text, colour, width=0.84, x=0.54)
-    for (y0, *_), (y1, *_) in zip(steps, steps[1:], strict=False):
+    for (y0, *_), (y1, *_) in itertools.pairwise(steps):
         _arrow(ax, 0.54, y0 + 0.34, 0.54, y1 - 0.34)
     # The residual paths: the input goes around each sub-layer to its "add".
     for y0, y1 in ((2.15, 3.9), (4.45, 6.1)):
