@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from lessonkit.lab.attention import scaled_dot_product_attention
-from lessonkit.lab.figure_style import INK, PALETTE, STYLE
+from lessonkit.lab.figure_style import INK, PALETTE
 from lessonkit.lab.model import Encoded, MiniLMConfig, config, gelu, layer_norm, weights
 
 __all__ = [
@@ -157,7 +157,7 @@ def _box(ax, y: float, text: str, colour: str, width: float = 0.74, x: float = 0
             linewidth=1,
         )
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=10)
+    ax.text(x, y, text, ha="center", va="center", fontsize=11.5)
 
 
 def _arrow(ax, x0: float, y0: float, x1: float, y1: float) -> None:
@@ -180,7 +180,7 @@ def block_diagram(cfg: MiniLMConfig) -> Figure:
     (True, True)
     """
     d, f, h = cfg.d_model, cfg.d_ff, cfg.n_heads
-    fig = Figure(figsize=(STYLE["figure.figsize"][0] + 1, 8.2), layout="constrained")
+    fig = Figure(figsize=(6.4, 9.4), layout="constrained")
     ax = fig.add_subplot()
     ax.set_xlim(0, 1)
     ax.set_ylim(-0.6, 11.2)
@@ -225,7 +225,7 @@ def block_diagram(cfg: MiniLMConfig) -> Figure:
     _arrow(ax, 0.54, 6.45, 0.27, 7.65)
     _arrow(ax, 0.54, 6.45, 0.73, 7.65)
     _box(ax, 8.0, f"this encoder:\nT vectors of {d}", PALETTE["blue"], width=0.44, x=0.25)
-    _box(ax, 9.4, f"average them:\none sentence\nvector of {d}", PALETTE["blue"], 0.44, 0.25)
+    _box(ax, 9.4, f"average: one sentence\nvector of {d}", PALETTE["blue"], 0.44, 0.25)
     _arrow(ax, 0.25, 8.34, 0.25, 9.06)
     _box(ax, 8.0, f"left-to-right model:\nlast token's {d}", PALETTE["vermillion"], 0.44, 0.75)
     _box(
