@@ -1,20 +1,16 @@
-"""The glossary page: Markdown generated from the glossary, then "used on" lists filled in.
-
-The page is built in two steps because which pages use a term is known only after every page
-has been converted: :func:`page_markdown` writes one heading (the anchor) per term with its
-definition and a placeholder; :func:`fill_used_on` replaces the placeholders in the page's HTML.
-Everything but the headings is raw HTML, so the glossary extension links nothing on this page.
+"""The glossary page: Markdown from the glossary, its "used on" lists filled in once every page
+is converted. All but the headings is raw HTML, so no term is linked on it.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html.parser import HTMLParser
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from lessonkit.glossary.terms import Glossary
+from lessonkit.glossary.terms import Glossary
 
 K = TypeVar("K")
 INTRO = (
@@ -23,18 +19,13 @@ INTRO = (
 )
 
 
-def placeholder(term_id: str) -> str:
-    """Where a term's "used on" list goes in the page.
-
-    >>> placeholder("kv-cache")
-    '<!-- lk-used-on:kv-cache -->'
-    """
-    return f"<!-- lk-used-on:{term_id} -->"
+PLACEHOLDER = re.compile(r"<!-- lk-used-on:(.*?) -->")
+"""Where a term's "used on" list goes in the page."""
 
 
 def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTRO) -> str:
-    """The page's Markdown: an h1, an intro, then per term, in alphabetical order, an
-    ``## name {#id}`` heading, its definition, aliases, related terms and a "used on" placeholder.
+    """The page's Markdown: an h1, an intro, then per term, alphabetically, its heading,
+    definition, aliases, related terms and a "used on" placeholder.
 
     >>> from lessonkit.glossary.terms import Glossary, Term
     >>> g = Glossary([Term("token", "A piece of *text*.", aliases=("sub-word",),
@@ -71,7 +62,7 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
         if related:
             links = ", ".join(f'<a href="#{r.id}">{html.escape(r.name)}</a>' for r in related)
             lines.append(f'<p class="lk-entry__related">Related: {links}.</p>')
-        lines.append(placeholder(term.id))
+        lines.append(f"<!-- lk-used-on:{term.id} -->")
         parts.append(f"## {term.name} {{#{term.id}}}")
         parts.append('<div class="lk-entry">\n' + "\n".join(lines) + "\n</div>")
     return "\n\n".join(parts) + "\n"
@@ -80,8 +71,7 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
 def pages_by_term(
     pages: Iterable[tuple[K, str]], terms: Callable[[str], list[str]] | None = None
 ) -> dict[str, list[K]]:
-    """For each term id, the pages (in the given order) whose HTML links it (``terms``: how to
-    find the ids in a page's HTML, :func:`used_term_ids` by default; a host may remember them).
+    """For each term id, the pages whose HTML links it (``terms``: how to find the ids).
 
     >>> pages_by_term([("a", '<a data-lk-term="token">t</a>'), ("b", "no terms"),
     ...                ("c", '<a data-lk-term="token">t</a><a data-lk-term="trace">r</a>')])
@@ -113,16 +103,10 @@ def used_on_html(pages: Sequence[tuple[str, str]]) -> str:
 def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:
     """Replace every placeholder in the rendered page with its term's "used on" line.
 
-    >>> fill_used_on("<p>x</p>" + placeholder("token"), {"token": [("Lesson", "../l/")]})
+    >>> fill_used_on("<p>x</p><!-- lk-used-on:token -->", {"token": [("Lesson", "../l/")]})
     '<p>x</p><p class="lk-entry__used">Used on: <a href="../l/">Lesson</a>.</p>'
     """
-    out = page_html
-    start = placeholder("")[: -len(" -->")]
-    while (i := out.find(start)) != -1:
-        end = out.index(" -->", i)
-        term_id = out[i + len(start) : end]
-        out = out[:i] + used_on_html(used_on.get(term_id, [])) + out[end + len(" -->") :]
-    return out
+    return PLACEHOLDER.sub(lambda m: used_on_html(used_on.get(m[1], [])), page_html)
 
 
 class _UsedTerms(HTMLParser):
