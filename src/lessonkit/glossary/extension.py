@@ -128,13 +128,11 @@ class _TermTreeprocessor(Treeprocessor):
             new.append(term_el)
         if kind == "text":
             el.text = text[: matches[0].start]
-            for i, term_el in enumerate(new):
-                el.insert(i, term_el)
+            el[0:0] = new
         else:
             el.tail = text[: matches[0].start]
             at = list(parent).index(el) + 1
-            for i, term_el in enumerate(new):
-                parent.insert(at + i, term_el)
+            parent[at:at] = new
 
     def _make_term(self, el: etree.Element, term: Term, shown: str, tips: _TipIds) -> None:
         """Make ``el`` the tooltip trigger for ``term`` (keeping its tail)."""
@@ -142,16 +140,12 @@ class _TermTreeprocessor(Treeprocessor):
         el.tag, el.text = "span", None
         el.attrib.clear()
         el.set("class", "lk-term")
-        link = etree.SubElement(el, "a")
-        link.set("aria-describedby", tip_id)
-        link.set("class", "lk-term__link")
-        link.set("data-lk-term", term.id)
-        link.set("href", self.href.format(id=term.id))
-        link.text = AtomicString(shown)
-        tip = etree.SubElement(el, "span")
-        tip.set("class", "lk-term__tip")
-        tip.set("id", tip_id)
-        tip.set("role", "tooltip")
+        href = self.href.format(id=term.id)
+        attrs = {"aria-describedby": tip_id, "class": "lk-term__link", "data-lk-term": term.id}
+        etree.SubElement(el, "a", {**attrs, "href": href}).text = AtomicString(shown)
+        tip = etree.SubElement(
+            el, "span", {"class": "lk-term__tip", "id": tip_id, "role": "tooltip"}
+        )
         tip.text = self.md.htmlStash.store(term.html)
 
     def _insert_box(self, root: etree.Element, used: list[Term]) -> None:
@@ -159,17 +153,16 @@ class _TermTreeprocessor(Treeprocessor):
         children = list(root)
         h1 = next((i for i, c in enumerate(children) if c.tag == "h1"), -1)
         lead = next((i for i, c in enumerate(children) if i > h1 and c.tag == "p"), None)
-        at = lead + 1 if lead is not None else h1 + 1
         box = etree.Element("details", {"class": "lk-words abstract"})
-        summary = etree.SubElement(box, "summary")
-        summary.text = f"Words on this page ({len(used)})"
+        etree.SubElement(box, "summary").text = f"Words on this page ({len(used)})"
         dl = etree.SubElement(box, "dl")
         for term in used:
-            link = etree.SubElement(etree.SubElement(dl, "dt"), "a")
-            link.set("href", self.href.format(id=term.id))
+            link = etree.SubElement(
+                etree.SubElement(dl, "dt"), "a", {"href": self.href.format(id=term.id)}
+            )
             link.text = AtomicString(term.name)
             etree.SubElement(dl, "dd").text = self.md.htmlStash.store(term.html)
-        root.insert(at, box)
+        root.insert(lead + 1 if lead is not None else h1 + 1, box)
 
 
 class _TipIds:
