@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from html.parser import HTMLParser
 from typing import TypeVar
 
 from lessonkit.glossary.terms import Glossary
@@ -17,10 +16,10 @@ INTRO = (
     "Short definitions of the words the lessons use. In a lesson, the first use of each word "
     "links here: hover over it, focus it or tap it to read its definition in place."
 )
-
-
 PLACEHOLDER = re.compile(r"<!-- lk-used-on:(.*?) -->")
 """Where a term's "used on" list goes in the page."""
+USED = re.compile(r'<a\s[^>]*?\bdata-lk-term="([^"]+)"')
+"""A term link, as the extension writes it."""
 
 
 def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTRO) -> str:
@@ -84,49 +83,30 @@ def pages_by_term(
     return used
 
 
-def used_on_html(pages: Sequence[tuple[str, str]]) -> str:
-    """A "Used on" line from ``(title, href)`` pairs.
+def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """Replace each placeholder in the rendered page with its term's ``(title, href)`` links.
 
-    >>> used_on_html([("Attention & you", "../attention/")])
-    '<p class="lk-entry__used">Used on: <a href="../attention/">Attention &amp; you</a>.</p>'
-    >>> used_on_html([])
+    >>> fill_used_on("<!-- lk-used-on:token -->", {"token": [("Attention & you", "../a/")]})
+    '<p class="lk-entry__used">Used on: <a href="../a/">Attention &amp; you</a>.</p>'
+    >>> fill_used_on("<!-- lk-used-on:token -->", {})
     '<p class="lk-entry__used">Not used on any page yet.</p>'
     """
-    if not pages:
-        return '<p class="lk-entry__used">Not used on any page yet.</p>'
-    links = ", ".join(
-        f'<a href="{html.escape(href)}">{html.escape(title)}</a>' for title, href in pages
-    )
-    return f'<p class="lk-entry__used">Used on: {links}.</p>'
+
+    def used_on_html(m: re.Match[str]) -> str:
+        pages = used_on.get(m[1], [])
+        if not pages:
+            return '<p class="lk-entry__used">Not used on any page yet.</p>'
+        links = (f'<a href="{html.escape(href)}">{html.escape(title)}</a>' for title, href in pages)
+        return f'<p class="lk-entry__used">Used on: {", ".join(links)}.</p>'
+
+    return PLACEHOLDER.sub(used_on_html, page_html)
 
 
-def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:
-    """Replace every placeholder in the rendered page with its term's "used on" line.
-
-    >>> fill_used_on("<p>x</p><!-- lk-used-on:token -->", {"token": [("Lesson", "../l/")]})
-    '<p>x</p><p class="lk-entry__used">Used on: <a href="../l/">Lesson</a>.</p>'
-    """
-    return PLACEHOLDER.sub(lambda m: used_on_html(used_on.get(m[1], [])), page_html)
-
-
-class _UsedTerms(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: dict[str, None] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        term_id = dict(attrs).get("data-lk-term")
-        if tag == "a" and term_id:
-            self.ids.setdefault(term_id)
-
-
-def used_term_ids(html: str) -> list[str]:
+def used_term_ids(page_html: str) -> list[str]:
     """Ids of the terms linked in a page's HTML, in order of first use.
 
-    >>> used_term_ids('<a data-lk-term="token">a</a> <a data-lk-term="vector">b</a>'
-    ...               '<a data-lk-term="token">c</a>')
+    >>> used_term_ids('<a data-lk-term="token">a</a> <a class="x" data-lk-term="vector">b</a>'
+    ...               '<a data-lk-term="token">c</a> <span data-lk-term="no">')
     ['token', 'vector']
     """
-    parser = _UsedTerms()
-    parser.feed(html)
-    return list(parser.ids)
+    return list(dict.fromkeys(USED.findall(page_html)))
