@@ -50,11 +50,7 @@ def plural(form: str) -> str | None:
 
 
 def normalize(text: str) -> str:
-    """How forms are compared: case-folded, runs of whitespace as one space.
-
-    >>> normalize("KV\\n  Caches")
-    'kv caches'
-    """
+    """How forms are compared: case-folded, runs of whitespace as one space."""
     return " ".join(text.split()).casefold()
 
 
@@ -81,19 +77,16 @@ def render_definition(text: str) -> str:
 
 @dataclass(frozen=True)
 class Term:
-    """One glossary entry. ``html`` is the definition rendered safely for HTML."""
+    """One glossary entry; ``html`` is its definition rendered safely."""
 
     name: str
     definition: str
     aliases: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
-    ambiguous: tuple[str, ...] = ()
-    """Forms that also carry another sense: never linked automatically, only as ``[[form]]``."""
-    senses: tuple[str, ...] = ()
-    """What the definition assumes: it holds only on pages that declare every one of these."""
+    ambiguous: tuple[str, ...] = ()  # forms with another sense too: linked only as [[form]]
+    senses: tuple[str, ...] = ()  # the definition holds only on pages declaring all of these
     id: str = ""
-    line: int | None = None
-    """1-based line of the entry in the glossary file."""
+    line: int | None = None  # of the entry in the glossary file
     html: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -118,8 +111,6 @@ class Term:
 
 @dataclass(frozen=True)
 class Match:
-    """A term found in text: ``text[start:end]`` is the form as written."""
-
     term: Term
     start: int
     end: int
@@ -172,12 +163,7 @@ class Glossary:
         return self._by_id[term_id]
 
     def lookup(self, text: str) -> Term | None:
-        """The term one of whose forms is ``text`` (any case), ambiguous forms included.
-
-        >>> g = Glossary([Term("token", "A piece of text.")])
-        >>> g.lookup("Tokens").id, g.lookup("tokenizer")
-        ('token', None)
-        """
+        """The term one of whose forms is ``text`` (any case), ambiguous forms included."""
         return self._by_form.get(normalize(text))
 
     def find(self, text: str) -> Iterator[Match]:
@@ -214,8 +200,6 @@ def _line(node: Node) -> int:
 
 @dataclass
 class _Entry:
-    """One YAML entry before it becomes a Term: text fields, list fields, and their lines."""
-
     line: int
     text: dict[str, str] = field(default_factory=dict)
     lists: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
@@ -229,7 +213,7 @@ class _Entry:
 
 
 def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, int]]:
-    """A YAML list of plain strings, with the line of each; problems for anything else."""
+    """A YAML list of strings, each with its line; problems for anything else."""
     if not isinstance(node, SequenceNode):
         problems.append(
             Problem(f"'{key}' must be a list", _line(node), hint=f"write {key}: [first, second]")
@@ -345,11 +329,7 @@ def _entry_nodes(root: Node | None, path: str) -> list[Node]:
 
 
 def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
-    """The Term an entry describes, or None with its problems added to ``problems``.
-
-    The checks stop at the first kind that fails: a name and a definition; names and aliases that
-    can be written in text; an id that can be an anchor; sense labels; a definition that renders.
-    """
+    """The Term an entry describes, or None with its problems (only the first kind that fails)."""
     name = " ".join(entry.text.get("term", "").split())
     term_id = entry.text.get("id", "") or slug(name)
     definition_line = entry.lines.get("definition", entry.line)
@@ -407,10 +387,8 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
 
 
 def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
-    """Ids and forms used twice; related terms that do not exist; stray ambiguous forms.
-
-    A term whose id is a duplicate is left out of the forms it could clash with.
-    """
+    """Ids and forms used twice (a duplicate id's forms are left out); unknown related terms;
+    stray ambiguous forms."""
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
     written: dict[str, tuple[Term, int]] = {}  # a normalized form -> the first term and line
