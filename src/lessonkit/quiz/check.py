@@ -66,9 +66,11 @@ def header_problems(header: str, option_lines: list[str], line: int | None) -> l
         return found
     options = _read_options(option_lines)
     if options is None:
-        return [*found, problem("options", _at(line, 1), text=quote(option_lines[0]))]
+        at = None if line is None else line + 1
+        return [*found, problem("options", at, text=quote(option_lines[0]))]
     for key, value in options.items():
-        at = _at(line, 1 + _key_index(option_lines, key))
+        n = next((n for n, t in enumerate(option_lines) if t.strip().startswith(f"{key}:")), 0)
+        at = None if line is None else line + 1 + n
         if key != "type":
             found.append(problem("unknown-option", at, text=quote(str(key))))
         elif value not in TYPES:
@@ -87,30 +89,6 @@ def _read_options(option_lines: list[str]) -> dict | None:
     return options if isinstance(options, dict) else None
 
 
-def _key_index(option_lines: list[str], key: object) -> int:
-    """Index of the option line that sets ``key`` (0 if it cannot be found)."""
-    prefix = f"{key}:"
-    return next((n for n, t in enumerate(option_lines) if t.strip().startswith(prefix)), 0)
-
-
-def _at(line: int | None, offset: int) -> int | None:
-    return None if line is None else line + offset
-
-
-@dataclass(frozen=True)
-class _Code:
-    """Which lines are fenced code (fence lines included), and which open a fence."""
-
-    lines: frozenset[int]
-    openings: frozenset[int]
-
-    @classmethod
-    def of(cls, lines: list[str]) -> _Code:
-        found = list(fences(lines))
-        code = {i for f in found for i in range(f.start, min(f.end + 1, len(lines)))}
-        return cls(frozenset(code), frozenset(f.start for f in found))
-
-
 @dataclass
 class _Option:
     line: int
@@ -122,17 +100,20 @@ class _Option:
 def check_lines(lines: list[str]) -> list[Problem]:
     """The problems of the quizzes in ``lines`` (one region), with lines counted in it."""
     problems: list[Problem] = []
-    code = _Code.of(lines)
+    # index of each fenced line -> whether it opens the fence
+    code = {
+        i: i == f.start for f in fences(lines) for i in range(f.start, min(f.end + 1, len(lines)))
+    }
     i = 0
     while i < len(lines):
-        if i not in code.lines and RE_QUIZ.match(lines[i]):
+        if i not in code and RE_QUIZ.match(lines[i]):
             i, found = _check_quiz(lines, i, code)
             problems += found
         i += 1
     return problems
 
 
-def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Problem]]:
+def _check_quiz(lines: list[str], start: int, code: dict[int, bool]) -> tuple[int, list[Problem]]:
     """Check the quiz opened at index ``start``; return the index of its last line and problems."""
     header, number = lines[start], start + 1
     m = RE_START.match(header)
@@ -169,7 +150,7 @@ def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Pr
 
 
 def _body(
-    lines: list[str], j: int, length: int, code: _Code
+    lines: list[str], j: int, length: int, code: dict[int, bool]
 ) -> tuple[list[tuple[int, str]], int | None, list]:
     """The quiz's content lines (number, text), the index of its closing line, nested quizzes."""
     stack = [length]
@@ -177,7 +158,7 @@ def _body(
     nested: list[int] = []
     for k in range(j, len(lines)):
         line = lines[k]
-        in_code = k in code.lines
+        in_code = k in code
         if not in_code and (e := RE_END.match(line)) and len(e[1]) == stack[-1]:
             stack.pop()
             if not stack:
@@ -193,7 +174,7 @@ def _body(
 
 
 def _read_body(
-    body: list[tuple[int, str]], code: _Code
+    body: list[tuple[int, str]], code: dict[int, bool]
 ) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
     """Split the content into question lines and options, as Python-Markdown will parse them.
 
@@ -204,7 +185,7 @@ def _read_body(
     problems: list[Problem] = []
     prev = "blank"
     for number, text in body:
-        if number - 1 in code.lines and number - 1 not in code.openings:
+        if code.get(number - 1) is False:
             continue  # inside a fenced block; its opening line is read (a question may start so)
         bullet = RE_BULLET.match(text)
         indented = text.startswith("    ")
