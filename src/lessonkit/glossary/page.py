@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
 
 from lessonkit.glossary.terms import Glossary
 
-K = TypeVar("K")
 INTRO = (
     "Short definitions of the words the lessons use. In a lesson, the first use of each word "
     "links here: hover over it, focus it or tap it to read its definition in place."
@@ -65,22 +63,6 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
         parts.append(f"## {term.name} {{#{term.id}}}")
         parts.append('<div class="lk-entry">\n' + "\n".join(lines) + "\n</div>")
     return "\n\n".join(parts) + "\n"
-
-
-def pages_by_term(
-    pages: Iterable[tuple[K, str]], terms: Callable[[str], list[str]] | None = None
-) -> dict[str, list[K]]:
-    """For each term id, the pages whose HTML links it (``terms``: how to find the ids).
-
-    >>> pages_by_term([("a", '<a data-lk-term="token">t</a>'), ("b", "no terms"),
-    ...                ("c", '<a data-lk-term="token">t</a><a data-lk-term="trace">r</a>')])
-    {'token': ['a', 'c'], 'trace': ['c']}
-    """
-    used: dict[str, list[K]] = {}
-    for page, page_html in pages:
-        for term_id in (terms or used_term_ids)(page_html):
-            used.setdefault(term_id, []).append(page)
-    return used
 
 
 def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:

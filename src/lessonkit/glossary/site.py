@@ -60,12 +60,12 @@ def finish_page(
     ``pages``: ``(title, url, html)`` of the other pages; ``link_from_glossary``: a page's URL as
     a link from the glossary page; ``terms``: the term ids in a page's HTML.
     """
-    used = page.pages_by_term((((title, url), html) for title, url, html in pages), terms)
-    links = {
-        term_id: [(title, link_from_glossary(url)) for title, url in found]
-        for term_id, found in used.items()
-    }
-    return page.fill_used_on(page_html, links), unused(glossary, used)
+    used: dict[str, list[tuple[str, str]]] = {}
+    for title, url, html in pages:
+        link = (title, link_from_glossary(url))
+        for term_id in (terms or page.used_term_ids)(html):
+            used.setdefault(term_id, []).append(link)
+    return page.fill_used_on(page_html, used), unused(glossary, used)
 
 
 class SiteGlossary(Record):
