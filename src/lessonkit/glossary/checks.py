@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from lessonkit.core.fences import mask_code
@@ -18,6 +18,8 @@ from lessonkit.glossary.terms import SENSE_RE, Glossary, Term
 
 MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
 """``[[term]]``, ``[[term|shown text]]``, ``[[!text]]``."""
+BLANK_LINE = re.compile(r"\n[ \t]*\n")
+"""A mark, like any inline Markdown, never crosses one."""
 SENSES_RE = re.compile(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
 
 
@@ -43,47 +45,22 @@ def check(markdown_text: str, glossary: Glossary) -> list[Problem]:
 glossary term
     """
     text = re.sub(r"\\.", "  ", mask_code(markdown_text))  # backslash escapes blanked too
-    problems: list[Problem] = []
-    for first, paragraph in _paragraphs(text):
-        problems += _paragraph_problems(paragraph, first, glossary)
+    line_of = lines_of(text)
+    marks = [m for m in re.finditer(MARK_RE, text) if not BLANK_LINE.search(m[0])]
+    problems = [
+        unknown_term(m[0], target, glossary, line_of(m.start()))
+        for m in marks
+        if not m[1] and glossary.lookup(target := " ".join(m[2].split())) is None
+    ]
+    covered = {m.start() for m in marks}
+    hint = "write [[term]], [[term|shown text]] or [[!text]]; write \\[[ for literal brackets"
+    problems += [
+        Problem("'[[' starts no glossary mark", line_of(m.start()), hint)
+        for m in re.finditer(r"\[\[", text)
+        if m.start() not in covered and m.start() - 1 not in covered
+    ]
     problems += sense_problems(text, glossary)
     return sorted(problems, key=lambda p: p.line or 0)
-
-
-def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
-    """``(first line, text)`` of each paragraph with ``[[`` (marks never cross blank lines)."""
-    lines = text.split("\n")
-    start = 0
-    for index, line in enumerate([*lines, ""]):
-        if line.strip(" \t"):
-            continue
-        if index > start and any("[[" in row for row in lines[start:index]):
-            yield start + 1, "\n".join(lines[start:index])
-        start = index + 1
-
-
-def _paragraph_problems(text: str, first: int, glossary: Glossary) -> list[Problem]:
-    """The problems with the marks of one paragraph whose first line is ``first``."""
-    line_of = lines_of(text)
-    problems = []
-    marks = list(re.finditer(MARK_RE, text))
-    covered = {m.start() for m in marks}
-    for m in marks:
-        target = " ".join(m.group(2).split())
-        if not m.group(1) and glossary.lookup(target) is None:
-            line = first - 1 + line_of(m.start())
-            problems.append(unknown_term(m.group(0), target, glossary, line))
-    for m in re.finditer(r"\[\[", text):
-        if m.start() not in covered and m.start() - 1 not in covered:
-            problems.append(
-                Problem(
-                    "'[[' starts no glossary mark",
-                    first - 1 + line_of(m.start()),
-                    hint="write [[term]], [[term|shown text]] or [[!text]]; "
-                    "write \\[[ for literal brackets",
-                )
-            )
-    return problems
 
 
 def lines_of(text: str) -> Callable[[int], int]:
