@@ -86,17 +86,12 @@ def finish_page(root: etree.Element) -> None:
     if quizzes:
         last = quizzes[-1]
         parent = next(p for p in root.iter() if last in list(p))
-        parent.insert(list(parent).index(last) + 1, result_line(len(quizzes)))
-
-
-def result_line(total: int) -> etree.Element:
-    """The page's score and reset button, hidden until JavaScript keeps them up to date."""
-    result = etree.Element("div", {"class": "lk-quiz-result", "hidden": "hidden"})
-    score = etree.SubElement(result, "p", {"class": "lk-quiz-result__score"})
-    score.text = f"You got 0 of {total} right."
-    reset = etree.SubElement(result, "button", {"type": "button", "class": "lk-quiz-result__reset"})
-    reset.text = "Reset answers"
-    return result
+        result = etree.Element("div", {"class": "lk-quiz-result", "hidden": "hidden"})
+        score = etree.SubElement(result, "p", {"class": "lk-quiz-result__score"})
+        score.text = f"You got 0 of {len(quizzes)} right."
+        attrs = {"type": "button", "class": "lk-quiz-result__reset"}
+        etree.SubElement(result, "button", attrs).text = "Reset answers"
+        parent.insert(list(parent).index(last) + 1, result)
 
 
 def _walk(el: etree.Element) -> Iterator[etree.Element]:

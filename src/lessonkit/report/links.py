@@ -129,7 +129,9 @@ def aside_html(report: Report) -> str:
         <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">Report it on GitHub</a>.</p>
     </aside>
     """  # noqa: E501
-    sections = _html_safe_json(dict(report.sections))
+    sections = json.dumps(dict(report.sections), sort_keys=True)
+    for char in "<>&'":  # safe in a single-quoted attribute, as Jinja's tojson
+        sections = sections.replace(char, f"\\u{ord(char):04x}")
     link = escape(report.url, quote=True)
     return (
         '<aside class="lk-report" aria-label="Report a mistake" data-lk-report\n'
@@ -138,11 +140,3 @@ def aside_html(report: Report) -> str:
         f'    <a class="lk-report__link" data-lk-report-link href="{link}">Report it on GitHub</a>'
         ".</p>\n</aside>"
     )
-
-
-def _html_safe_json(value: object) -> str:
-    """JSON safe inside a single-quoted HTML attribute (as Jinja's ``tojson``)."""
-    text = json.dumps(value, sort_keys=True)
-    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
-        text = text.replace(char, code)
-    return text
