@@ -100,6 +100,15 @@ def read_quiz(block: etree.Element, kind: str) -> Quiz:
     """The quiz in a block's parsed children; raise LessonError naming every rule it breaks.
 
     Some problems stop the reading early, where later checks would only report their consequences.
+
+    >>> for html in ("<p>Why  scale\\n the scores?</p><ul><li>[x] yes</li></ul>",
+    ...              "<ul><li>[x] yes</li></ul>"):
+    ...     try:
+    ...         read_quiz(etree.fromstring(f"<div>{html}</div>"), "")
+    ...     except LessonError as error:
+    ...         print([p.message for p in error.problems])
+    ['quiz "Why scale the scores?" has only one option']
+    ['quiz has no question', 'quiz (without a question) has only one option']
     """
     children = list(block)
     first_p = next((c for c in children if c.tag == "p"), None)
