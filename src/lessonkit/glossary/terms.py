@@ -50,7 +50,11 @@ def plural(form: str) -> str | None:
 
 
 def normalize(text: str) -> str:
-    """How forms are compared: case-folded, runs of whitespace as one space."""
+    """How forms are compared: case-folded, runs of whitespace as one space.
+
+    >>> normalize("KV\\n  Caches")
+    'kv caches'
+    """
     return " ".join(text.split()).casefold()
 
 
@@ -163,7 +167,12 @@ class Glossary:
         return self._by_id[term_id]
 
     def lookup(self, text: str) -> Term | None:
-        """The term one of whose forms is ``text`` (any case), ambiguous forms included."""
+        """The term one of whose forms is ``text`` (any case), ambiguous forms included.
+
+        >>> g = Glossary([Term("token", "A piece of text.")])
+        >>> g.lookup("Tokens").id, g.lookup("tokenizer")
+        ('token', None)
+        """
         return self._by_form.get(normalize(text))
 
     def find(self, text: str) -> Iterator[Match]:

@@ -180,8 +180,12 @@ def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
     otherwise mean "right").
 
     >>> found = []
-    >>> _read_option(etree.fromstring("<li><p>[ ] It is</p><p>Right: it is.</p></li>"), found).text
-    'It is'
+    >>> _read_option(etree.fromstring("<li>[x] Yes</li>"), found).feedback[0].text
+    'Right.'
+    >>> li = etree.fromstring("<li><p>[ ] It is</p><p>Right: it is.</p></li>")
+    >>> option = _read_option(li, found)
+    >>> option.text, [el.text for el in option.feedback]
+    ('It is', ['Right: it is.'])
     >>> [p.message for p in found]
     ['option "It is" is marked wrong ([ ]) but its feedback starts "Right"']
     """
