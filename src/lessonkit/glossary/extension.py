@@ -1,18 +1,8 @@
 """Glossary terms in prose: the first use of each term on a page becomes a tooltip link.
 
-Authoring syntax (readable in a raw Markdown diff):
-
-- automatic: the first use of a term (or its alias, plural, or capitalised form) in body prose is
-  linked; code, headings, links, summaries and admonition titles are never touched;
-- ``[[weights]]``: link the term here (and not automatically elsewhere on the page);
-- ``[[attention weights|weights]]``: link the term *attention weights*, showing "weights";
-- ``[[!weights]]``: plain text here: this "weights" is not a glossary term;
-- an element with class ``lk-no-glossary`` (e.g. ``<div class="lk-no-glossary" markdown>``) gets
-  no links at all.
-
-A linked term renders as a real link to its glossary entry with the definition in a
-``role="tooltip"`` element named by ``aria-describedby``; after the lead paragraph (the first
-paragraph after the h1) comes a "Words on this page (N)" box listing the linked terms.
+``[[term]]`` forces a link, ``[[term|shown]]`` shows other words, ``[[!word]]`` links nothing;
+code, headings, links and elements of class ``lk-no-glossary`` are never linked. A "Words on this
+page (N)" box follows the lead paragraph.
 
 >>> import markdown
 >>> from lessonkit.glossary.terms import Glossary, Term
@@ -49,8 +39,7 @@ SKIP_TAGS = frozenset(
 SKIP_CLASSES = frozenset(
     {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary", "lk-quiz"}
 )
-"""``lk-no-glossary`` lets an author or a widget keep a whole element free of links; a quiz gets
-none because a definition would give its answer away (and its feedback is sealed until used)."""
+"""A quiz gets no links: a definition could give its answer away."""
 MARKER = "data-lk-glossary"
 
 
@@ -139,13 +128,11 @@ class _TermTreeprocessor(Treeprocessor):
             new.append(term_el)
         if kind == "text":
             el.text = text[: matches[0].start]
-            for i, term_el in enumerate(new):
-                el.insert(i, term_el)
+            el[0:0] = new
         else:
             el.tail = text[: matches[0].start]
             at = list(parent).index(el) + 1
-            for i, term_el in enumerate(new):
-                parent.insert(at + i, term_el)
+            parent[at:at] = new
 
     def _make_term(self, el: etree.Element, term: Term, shown: str, tips: _TipIds) -> None:
         """Make ``el`` the tooltip trigger for ``term`` (keeping its tail)."""
@@ -153,16 +140,12 @@ class _TermTreeprocessor(Treeprocessor):
         el.tag, el.text = "span", None
         el.attrib.clear()
         el.set("class", "lk-term")
-        link = etree.SubElement(el, "a")
-        link.set("aria-describedby", tip_id)
-        link.set("class", "lk-term__link")
-        link.set("data-lk-term", term.id)
-        link.set("href", self.href.format(id=term.id))
-        link.text = AtomicString(shown)
-        tip = etree.SubElement(el, "span")
-        tip.set("class", "lk-term__tip")
-        tip.set("id", tip_id)
-        tip.set("role", "tooltip")
+        href = self.href.format(id=term.id)
+        attrs = {"aria-describedby": tip_id, "class": "lk-term__link", "data-lk-term": term.id}
+        etree.SubElement(el, "a", {**attrs, "href": href}).text = AtomicString(shown)
+        tip = etree.SubElement(
+            el, "span", {"class": "lk-term__tip", "id": tip_id, "role": "tooltip"}
+        )
         tip.text = self.md.htmlStash.store(term.html)
 
     def _insert_box(self, root: etree.Element, used: list[Term]) -> None:
@@ -170,24 +153,20 @@ class _TermTreeprocessor(Treeprocessor):
         children = list(root)
         h1 = next((i for i, c in enumerate(children) if c.tag == "h1"), -1)
         lead = next((i for i, c in enumerate(children) if i > h1 and c.tag == "p"), None)
-        at = lead + 1 if lead is not None else h1 + 1
         box = etree.Element("details", {"class": "lk-words abstract"})
-        summary = etree.SubElement(box, "summary")
-        summary.text = f"Words on this page ({len(used)})"
+        etree.SubElement(box, "summary").text = f"Words on this page ({len(used)})"
         dl = etree.SubElement(box, "dl")
         for term in used:
-            link = etree.SubElement(etree.SubElement(dl, "dt"), "a")
-            link.set("href", self.href.format(id=term.id))
+            link = etree.SubElement(
+                etree.SubElement(dl, "dt"), "a", {"href": self.href.format(id=term.id)}
+            )
             link.text = AtomicString(term.name)
             etree.SubElement(dl, "dd").text = self.md.htmlStash.store(term.html)
-        root.insert(at, box)
+        root.insert(lead + 1 if lead is not None else h1 + 1, box)
 
 
 class _TipIds:
-    """Tooltip ids, unique on the page: ``lk-tip-ID``, then ``lk-tip-ID-2``, ``lk-tip-ID-3``...
-
-    Each term remembers how far its numbering got, so a page with thousands of marks of one term
-    takes linear time, not a scan of every number taken so far for each new mark.
+    """Tooltip ids unique on the page; each term resumes its numbering (linear in marks).
 
     >>> tips = _TipIds()
     >>> [tips.new("a"), tips.new("a"), tips.new("a-2"), tips.new("a")]
@@ -208,8 +187,7 @@ class _TipIds:
 
 
 def _unwrap_all(marks: list[tuple[etree.Element, etree.Element]]) -> None:
-    """Replace each mark element (which has no children) by its text, joining the neighbouring
-    text; one pass over each parent's children, however many marks it holds."""
+    """Replace each mark element by its text; one pass over each parent (linear in marks)."""
     by_parent: dict[etree.Element, set[etree.Element]] = {}
     for el, parent in marks:
         by_parent.setdefault(parent, set()).add(el)
@@ -237,20 +215,13 @@ class GlossaryExtension(Extension):
             "words_box": [True, "add 'Words on this page (N)' after the lead paragraph"],
         }
         super().__init__(**kwargs)
-        self._glossary: Glossary | None = None
-
-    @property
-    def glossary(self) -> Glossary:
-        """The configured glossary, loaded once if given as a path."""
-        if self._glossary is None:
-            value = self.getConfig("glossary")
-            if isinstance(value, Glossary):
-                self._glossary = value
-            elif isinstance(value, Path) or (isinstance(value, str) and value):
-                self._glossary = load(value)
-            else:
-                raise TypeError("GlossaryExtension needs glossary=<Glossary or path to YAML>")
-        return self._glossary
+        value = self.getConfig("glossary")
+        if isinstance(value, Glossary):
+            self.glossary = value
+        elif isinstance(value, Path) or (isinstance(value, str) and value):
+            self.glossary = load(value)
+        else:
+            raise TypeError("GlossaryExtension needs glossary=<Glossary or path to YAML>")
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.inlinePatterns.register(_MarkProcessor(md, self.glossary), "lk_glossary", 175)
@@ -263,5 +234,4 @@ class GlossaryExtension(Extension):
 
 
 def makeExtension(**kwargs: object) -> GlossaryExtension:
-    """Entry point for ``markdown.Markdown(extensions=["lessonkit.glossary.extension"])``."""
     return GlossaryExtension(**kwargs)

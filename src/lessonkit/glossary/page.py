@@ -1,40 +1,28 @@
-"""The glossary page: Markdown generated from the glossary, then "used on" lists filled in.
-
-The page is built in two steps because which pages use a term is known only after every page
-has been converted: :func:`page_markdown` writes one heading (the anchor) per term with its
-definition and a placeholder; :func:`fill_used_on` replaces the placeholders in the page's HTML.
-Everything but the headings is raw HTML, so the glossary extension links nothing on this page.
+"""The glossary page: Markdown from the glossary, its "used on" lists filled in once every page
+is converted. All but the headings is raw HTML, so no term is linked on it.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from html.parser import HTMLParser
-from typing import TYPE_CHECKING, TypeVar
+import re
+from collections.abc import Mapping, Sequence
 
-if TYPE_CHECKING:
-    from lessonkit.glossary.terms import Glossary
+from lessonkit.glossary.terms import Glossary
 
-K = TypeVar("K")
 INTRO = (
     "Short definitions of the words the lessons use. In a lesson, the first use of each word "
     "links here: hover over it, focus it or tap it to read its definition in place."
 )
-
-
-def placeholder(term_id: str) -> str:
-    """Where a term's "used on" list goes in the page.
-
-    >>> placeholder("kv-cache")
-    '<!-- lk-used-on:kv-cache -->'
-    """
-    return f"<!-- lk-used-on:{term_id} -->"
+PLACEHOLDER = re.compile(r"<!-- lk-used-on:(.*?) -->")
+"""Where a term's "used on" list goes in the page."""
+USED = re.compile(r'<a\s[^>]*?\bdata-lk-term="([^"]+)"')
+"""A term link, as the extension writes it."""
 
 
 def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTRO) -> str:
-    """The page's Markdown: an h1, an intro, then per term, in alphabetical order, an
-    ``## name {#id}`` heading, its definition, aliases, related terms and a "used on" placeholder.
+    """The page's Markdown: an h1, an intro, then per term, alphabetically, its heading,
+    definition, aliases, related terms and a "used on" placeholder.
 
     >>> from lessonkit.glossary.terms import Glossary, Term
     >>> g = Glossary([Term("token", "A piece of *text*.", aliases=("sub-word",),
@@ -71,78 +59,36 @@ def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTR
         if related:
             links = ", ".join(f'<a href="#{r.id}">{html.escape(r.name)}</a>' for r in related)
             lines.append(f'<p class="lk-entry__related">Related: {links}.</p>')
-        lines.append(placeholder(term.id))
+        lines.append(f"<!-- lk-used-on:{term.id} -->")
         parts.append(f"## {term.name} {{#{term.id}}}")
         parts.append('<div class="lk-entry">\n' + "\n".join(lines) + "\n</div>")
     return "\n\n".join(parts) + "\n"
 
 
-def pages_by_term(
-    pages: Iterable[tuple[K, str]], terms: Callable[[str], list[str]] | None = None
-) -> dict[str, list[K]]:
-    """For each term id, the pages (in the given order) whose HTML links it (``terms``: how to
-    find the ids in a page's HTML, :func:`used_term_ids` by default; a host may remember them).
+def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """Replace each placeholder in the rendered page with its term's ``(title, href)`` links.
 
-    >>> pages_by_term([("a", '<a data-lk-term="token">t</a>'), ("b", "no terms"),
-    ...                ("c", '<a data-lk-term="token">t</a><a data-lk-term="trace">r</a>')])
-    {'token': ['a', 'c'], 'trace': ['c']}
-    """
-    used: dict[str, list[K]] = {}
-    for page, page_html in pages:
-        for term_id in (terms or used_term_ids)(page_html):
-            used.setdefault(term_id, []).append(page)
-    return used
-
-
-def used_on_html(pages: Sequence[tuple[str, str]]) -> str:
-    """A "Used on" line from ``(title, href)`` pairs.
-
-    >>> used_on_html([("Attention & you", "../attention/")])
-    '<p class="lk-entry__used">Used on: <a href="../attention/">Attention &amp; you</a>.</p>'
-    >>> used_on_html([])
+    >>> fill_used_on("<!-- lk-used-on:token -->", {"token": [("Attention & you", "../a/")]})
+    '<p class="lk-entry__used">Used on: <a href="../a/">Attention &amp; you</a>.</p>'
+    >>> fill_used_on("<!-- lk-used-on:token -->", {})
     '<p class="lk-entry__used">Not used on any page yet.</p>'
     """
-    if not pages:
-        return '<p class="lk-entry__used">Not used on any page yet.</p>'
-    links = ", ".join(
-        f'<a href="{html.escape(href)}">{html.escape(title)}</a>' for title, href in pages
-    )
-    return f'<p class="lk-entry__used">Used on: {links}.</p>'
+
+    def used_on_html(m: re.Match[str]) -> str:
+        pages = used_on.get(m[1], [])
+        if not pages:
+            return '<p class="lk-entry__used">Not used on any page yet.</p>'
+        links = (f'<a href="{html.escape(href)}">{html.escape(title)}</a>' for title, href in pages)
+        return f'<p class="lk-entry__used">Used on: {", ".join(links)}.</p>'
+
+    return PLACEHOLDER.sub(used_on_html, page_html)
 
 
-def fill_used_on(page_html: str, used_on: Mapping[str, Sequence[tuple[str, str]]]) -> str:
-    """Replace every placeholder in the rendered page with its term's "used on" line.
-
-    >>> fill_used_on("<p>x</p>" + placeholder("token"), {"token": [("Lesson", "../l/")]})
-    '<p>x</p><p class="lk-entry__used">Used on: <a href="../l/">Lesson</a>.</p>'
-    """
-    out = page_html
-    start = placeholder("")[: -len(" -->")]
-    while (i := out.find(start)) != -1:
-        end = out.index(" -->", i)
-        term_id = out[i + len(start) : end]
-        out = out[:i] + used_on_html(used_on.get(term_id, [])) + out[end + len(" -->") :]
-    return out
-
-
-class _UsedTerms(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: dict[str, None] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        term_id = dict(attrs).get("data-lk-term")
-        if tag == "a" and term_id:
-            self.ids.setdefault(term_id)
-
-
-def used_term_ids(html: str) -> list[str]:
+def used_term_ids(page_html: str) -> list[str]:
     """Ids of the terms linked in a page's HTML, in order of first use.
 
-    >>> used_term_ids('<a data-lk-term="token">a</a> <a data-lk-term="vector">b</a>'
-    ...               '<a data-lk-term="token">c</a>')
+    >>> used_term_ids('<a data-lk-term="token">a</a> <a class="x" data-lk-term="vector">b</a>'
+    ...               '<a data-lk-term="token">c</a> <span data-lk-term="no">')
     ['token', 'vector']
     """
-    parser = _UsedTerms()
-    parser.feed(html)
-    return list(parser.ids)
+    return list(dict.fromkeys(USED.findall(page_html)))

@@ -16,26 +16,21 @@ import os
 import posixpath
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
-
-if TYPE_CHECKING:  # loaded when the site has a glossary (see the functions)
-    from lessonkit.glossary.extension import GlossaryExtension
-    from lessonkit.glossary.terms import Glossary
+from lessonkit.glossary import page
+from lessonkit.glossary.extension import GlossaryExtension
+from lessonkit.glossary.terms import Glossary, load, unused
 
 LINK = "lessonkit-glossary:"
-"""Where a term links while a page is converted: a host resolves it per page (a URL scheme, so
-MkDocs' link checks pass it over instead of warning about an absolute link)."""
+"""Where a term links until the host resolves it per page (a URL scheme: MkDocs' link checks
+pass it over)."""
 
 
 def resolve_links(html: str, glossary_url: str) -> str:
     """Point a converted page's term links at the glossary page, at ``glossary_url`` from it.
-
-    The extension cannot know where the page is; the host does, for any ``site_url``, sub-path,
-    ``use_directory_urls`` and glossary page name.
 
     >>> resolve_links('<a href="lessonkit-glossary:#token">tokens</a>', "../glossary/")
     '<a href="../glossary/#token">tokens</a>'
@@ -45,8 +40,6 @@ def resolve_links(html: str, glossary_url: str) -> str:
 
 def read_glossary(path: Path, where: str) -> Glossary:
     """Load the site's glossary file; LessonError naming ``where`` if it is missing or wrong."""
-    from lessonkit.glossary.terms import load
-
     try:
         return load(path, where)
     except OSError as error:
@@ -62,22 +55,17 @@ def finish_page(
     link_from_glossary: Callable[[str], str],
     terms: Callable[[str], list[str]] | None = None,
 ) -> tuple[str, list[Problem]]:
-    """Fill the glossary page's "used on" lists once every page is converted.
+    """The glossary page with its "used on" lists filled, and a warning per unused term.
 
-    ``pages`` are ``(title, url, html)`` of the site's other pages; ``link_from_glossary`` turns
-    a page's URL into a link from the glossary page; ``terms`` finds the term ids in a page's
-    HTML (see :func:`~lessonkit.glossary.page.pages_by_term`). Returns the filled HTML and a
-    warning for each term no page uses.
+    ``pages``: ``(title, url, html)`` of the other pages; ``link_from_glossary``: a page's URL as
+    a link from the glossary page; ``terms``: the term ids in a page's HTML.
     """
-    from lessonkit.glossary.page import fill_used_on, pages_by_term
-    from lessonkit.glossary.terms import unused
-
-    used = pages_by_term((((title, url), html) for title, url, html in pages), terms)
-    links = {
-        term_id: [(title, link_from_glossary(url)) for title, url in found]
-        for term_id, found in used.items()
-    }
-    return fill_used_on(page_html, links), unused(glossary, used)
+    used: dict[str, list[tuple[str, str]]] = {}
+    for title, url, html in pages:
+        link = (title, link_from_glossary(url))
+        for term_id in (terms or page.used_term_ids)(html):
+            used.setdefault(term_id, []).append(link)
+    return page.fill_used_on(page_html, used), unused(glossary, used)
 
 
 class SiteGlossary(Record):
@@ -102,10 +90,8 @@ class SiteGlossary(Record):
         return cls(glossary, source, settings.glossary_page, settings.glossary_unused)
 
     def extension(self, href: str = f"{LINK}#{{id}}") -> GlossaryExtension:
-        """The Markdown extension; by default its links wait for :func:`resolve_links` (see
-        there); a host that rewrites relative ``.md`` links passes :meth:`link_from`'s."""
-        from lessonkit.glossary.extension import GlossaryExtension
-
+        """The Markdown extension; by default its links wait for :func:`resolve_links` (a host
+        that rewrites relative ``.md`` links passes :meth:`link_from`'s)."""
         return GlossaryExtension(glossary=self.glossary, href=href)
 
     def link_from(self, page: str) -> str:
@@ -119,6 +105,4 @@ class SiteGlossary(Record):
         return posixpath.relpath(self.page, posixpath.dirname(page) or ".")
 
     def page_markdown(self) -> str:
-        from lessonkit.glossary.page import page_markdown
-
-        return page_markdown(self.glossary)
+        return page.page_markdown(self.glossary)

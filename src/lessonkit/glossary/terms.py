@@ -1,20 +1,5 @@
-"""The glossary: load and validate ``glossary.yml``; find its terms, with inflections, in text.
-
-The file is a YAML list; each entry is one term::
-
-    - term: token                 # the name shown; its slug is the anchor (#token)
-      definition: A piece of text the model reads and writes.   # one short paragraph
-      aliases: [sub-word]         # other spellings; plurals are added automatically
-      related: [tokenizer]        # names of other terms
-      ambiguous: [key]            # forms with another sense too: linked only as [[key]]
-      senses: [causal]            # optional: the definition holds only on pages marked so
-      id: token                   # optional: the anchor, if the slug is not wanted
-
-``senses`` names what the definition assumes about the page it is shown on. A page declares its
-senses with ``<!-- glossary senses: causal -->`` (see :mod:`lessonkit.glossary.checks`), and the
-glossary check reports a term used on a page that does not declare all of the term's senses.
-
-Every problem is reported with its YAML line, all at once, as a :class:`LessonError`.
+"""The glossary: load and validate ``glossary.yml`` (format in CONTRIBUTING.md); find its terms,
+with inflections, in text. Every problem is reported at its YAML line, all at once.
 """
 
 from __future__ import annotations
@@ -29,17 +14,15 @@ import markdown
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 FIELDS = ("term", "definition", "aliases", "related", "ambiguous", "senses", "id")
-ID_RE = lazy(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-SENSE_RE = ID_RE
-"""A sense label in a term's ``senses`` or a page's marker: ``causal``, ``left-to-right``."""
-NAME_RE = lazy(r"^\w(?:[\w'.-]|\s(?=\w))*$")
+ID_RE = SENSE_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+"""An id, or a sense label: ``causal``, ``left-to-right``."""
+NAME_RE = re.compile(r"^\w(?:[\w'.-]|\s(?=\w))*$")
 """A name or alias: words of letters, digits, hyphens, apostrophes and periods."""
 INLINE_TAGS = frozenset({"em", "strong", "code"})
-"""The only markup a definition may produce: it is shown inside a sentence, in a tooltip."""
+"""The only markup a definition may produce: it is shown inside a sentence and a tooltip."""
 
 
 def slug(name: str) -> str:
@@ -76,10 +59,8 @@ def normalize(text: str) -> str:
 
 
 def render_definition(text: str) -> str:
-    """A definition's Markdown as inline HTML; raw HTML is escaped, never passed through.
-
-    Raises ValueError when the definition is not one paragraph of *emphasis*, **strong** and
-    `code` (it is shown inside a sentence and inside a tooltip, where links and blocks can't go).
+    """A definition's Markdown as inline HTML, raw HTML escaped; ValueError unless it is one
+    paragraph of *emphasis*, **strong** and `code`.
 
     >>> render_definition("A *list* of `numbers` <script>alert(1)</script> & more")
     'A <em>list</em> of <code>numbers</code> &lt;script&gt;alert(1)&lt;/script&gt; &amp; more'
@@ -100,19 +81,16 @@ def render_definition(text: str) -> str:
 
 @dataclass(frozen=True)
 class Term:
-    """One glossary entry. ``html`` is the definition rendered safely for HTML."""
+    """One glossary entry; ``html`` is its definition rendered safely."""
 
     name: str
     definition: str
     aliases: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
-    ambiguous: tuple[str, ...] = ()
-    """Forms that also carry another sense: never linked automatically, only as ``[[form]]``."""
-    senses: tuple[str, ...] = ()
-    """What the definition assumes: it holds only on pages that declare every one of these."""
+    ambiguous: tuple[str, ...] = ()  # forms with another sense too: linked only as [[form]]
+    senses: tuple[str, ...] = ()  # the definition holds only on pages declaring all of these
     id: str = ""
-    line: int | None = None
-    """1-based line of the entry in the glossary file."""
+    line: int | None = None  # of the entry in the glossary file
     html: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -131,15 +109,12 @@ class Term:
         return tuple(dict.fromkeys((*written, *plurals)))
 
     def is_ambiguous(self, form: str) -> bool:
-        """True if ``form`` is one of the term's ambiguous forms (each is listed exactly: "key"
-        can be ambiguous while "keys" is not)."""
+        """Whether ``form`` is listed as ambiguous ("key" can be while "keys" is not)."""
         return normalize(form) in {normalize(a) for a in self.ambiguous}
 
 
 @dataclass(frozen=True)
 class Match:
-    """A term found in text: ``text[start:end]`` is the form as written."""
-
     term: Term
     start: int
     end: int
@@ -148,7 +123,7 @@ class Match:
 
 def _form_pattern(form: str) -> str:
     """A regex for one form: any whitespace between words; a lowercase first letter may be
-    capitalised (sentence start), other letters match exactly."""
+    capitalised (at a sentence's start)."""
     words = [re.escape(w) for w in form.split()]
     first = form[0]
     if first.islower():
@@ -232,8 +207,22 @@ def _line(node: Node) -> int:
     return node.start_mark.line + 1
 
 
+@dataclass
+class _Entry:
+    line: int
+    text: dict[str, str] = field(default_factory=dict)
+    lists: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def items(self, key: str) -> list[tuple[str, int]]:
+        return self.lists.get(key, [])
+
+    def values(self, key: str) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.items(key))
+
+
 def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, int]]:
-    """A YAML list of plain strings, with the line of each; problems for anything else."""
+    """A YAML list of strings, each with its line; problems for anything else."""
     if not isinstance(node, SequenceNode):
         problems.append(
             Problem(f"'{key}' must be a list", _line(node), hint=f"write {key}: [first, second]")
@@ -250,32 +239,11 @@ def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, i
     return items
 
 
-@dataclass
-class _Entry:
-    """One YAML entry before it becomes a Term: text fields, list fields, and their lines."""
-
-    line: int
-    text: dict[str, str] = field(default_factory=dict)
-    lists: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)
-
-    def items(self, key: str) -> list[tuple[str, int]]:
-        return self.lists.get(key, [])
-
-    def values(self, key: str) -> tuple[str, ...]:
-        return tuple(value for value, _ in self.items(key))
-
-
 def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
-    """One YAML entry with the lines needed for later checks; problems for what is malformed."""
+    """One YAML entry with the lines of its fields; problems for what is malformed."""
     if not isinstance(node, MappingNode):
-        problems.append(
-            Problem(
-                "each glossary entry must be a mapping",
-                _line(node),
-                hint="start the entry with '- term: name' and indent 'definition:' under it",
-            )
-        )
+        hint = "start the entry with '- term: name' and indent 'definition:' under it"
+        problems.append(Problem("each glossary entry must be a mapping", _line(node), hint))
         return None
     entry = _Entry(_line(node))
     seen: dict[str, int] = {}
@@ -304,17 +272,29 @@ def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
 
 
 def parse(text: str, path: str = "glossary.yml") -> Glossary:
-    """Validate a glossary's YAML text; raise :class:`LessonError` listing every problem.
-
-    The steps: read the YAML (a syntax error stops here); take its list of entries; read each
-    entry's fields and turn it into a Term, or into problems; then check the terms against each
-    other (duplicates, related terms, ambiguous forms). The problems come sorted by line.
+    """Validate a glossary's YAML text; raise :class:`LessonError` listing every problem by line.
 
     >>> parse("- term: token\\n  definition: A piece of text.\\n")["token"].line
     1
+    >>> def problems(text):
+    ...     try:
+    ...         parse(text, "g.yml")
+    ...     except LessonError as error:
+    ...         return [(p.line, p.message) for p in error.problems]
+    >>> problems("- term: a: b\\n")
+    [(1, 'invalid YAML at column 10: mapping values are not allowed here')]
+    >>> problems("- term: <b>x</b>\\n  definition: x.\\n  aliases: [ok, a*b]\\n")
+    [(1, "'<b>x</b>' can't be a term name or alias"), (3, "'a*b' can't be a term name or alias")]
+    >>> problems("- term: y\\n  definition: y.\\n  senses: [Left to right]\\n")
+    [(3, "sense 'Left to right' must be lowercase words joined by hyphens")]
+    >>> parse("- term: text\\n  definition: x.\\n  related: [tokenise]\\n- term: tokenizer\\n"
+    ...       "  definition: t.\\n- term: token\\n  definition: t.\\n", "g.yml")
+    Traceback (most recent call last):
+    lessonkit.core.problems.LessonError: g.yml:3: error: term 'text' is related to unknown term \
+'tokenise'
+      hint: did you mean 'tokenizer' or 'token'?
     >>> parse("- term: token\\n  definition: ''\\n", "g.yml")
     Traceback (most recent call last):
-    ...
     lessonkit.core.problems.LessonError: g.yml:2: error: term 'token' has an empty definition
       hint: write one short sentence after 'definition:'
     """
@@ -322,10 +302,7 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
     raw: list[tuple[Term, _Entry]] = []
     for node in _entry_nodes(_compose(text, path), path):
         entry = _entry(node, problems)
-        if entry is None:
-            continue
-        term = _term(entry, problems)
-        if term is not None:
+        if entry and (term := _term(entry, problems)):
             raw.append((term, entry))
     problems += _cross_check(raw)
     if problems:
@@ -336,29 +313,16 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
 
 
 def _compose(text: str, path: str) -> Node | None:
-    """The YAML node tree of ``text`` (None if empty); a LessonError for invalid YAML.
-
-    >>> try:
-    ...     _compose("- term: a: b\\n", "g.yml")
-    ... except LessonError as error:
-    ...     print(error.problems[0].line, error.problems[0].message)
-    1 invalid YAML at column 10: mapping values are not allowed here
-    """
+    """The YAML node tree of ``text`` (None if empty); a LessonError for invalid YAML."""
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f" at column {mark.column + 1}" if mark else ""
-        raise LessonError(
-            [
-                Problem(
-                    f"invalid YAML{where}: {error.problem or error.context}",
-                    mark.line + 1 if mark else None,
-                    hint="check the indentation, and quote text that contains ': ' or ' #'",
-                    path=path,
-                )
-            ]
-        ) from None
+        message = f"invalid YAML{where}: {error.problem or error.context}"
+        hint = "check the indentation, and quote text that contains ': ' or ' #'"
+        line = mark.line + 1 if mark else None
+        raise LessonError([Problem(message, line, hint, path=path)]) from None
     except yaml.YAMLError as error:
         raise LessonError([Problem(f"invalid YAML: {error}", path=path)]) from None
 
@@ -367,34 +331,52 @@ def _entry_nodes(root: Node | None, path: str) -> list[Node]:
     """The entries of the glossary's top-level list; a LessonError if it is not a non-empty list."""
     if isinstance(root, SequenceNode) and root.value:
         return root.value
+    message = "the glossary must be a non-empty YAML list of terms"
+    hint = "start each term with '- term: name' and give it a 'definition:'"
     line = _line(root) if root is not None else None
-    raise LessonError(
-        [
-            Problem(
-                "the glossary must be a non-empty YAML list of terms",
-                line,
-                hint="start each term with '- term: name' and give it a 'definition:'",
-                path=path,
-            )
-        ]
-    )
+    raise LessonError([Problem(message, line, hint, path=path)])
 
 
 def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
-    """The Term an entry describes, or None with its problems added to ``problems``.
-
-    The checks stop at the first that fails, in this order: a name and a definition; names and
-    aliases that can be written in text; an id that can be an anchor; a definition that renders.
-    """
+    """The Term an entry describes, or None with its problems (only the first kind that fails)."""
     name = " ".join(entry.text.get("term", "").split())
     term_id = entry.text.get("id", "") or slug(name)
-    found = (
-        _required(entry, name)
-        or _bad_forms(entry, name)
-        or _bad_id(entry, name, term_id)
-        or _bad_senses(entry)
-    )
-    if found:
+    definition_line = entry.lines.get("definition", entry.line)
+    if not name:
+        problems.append(Problem("entry has no 'term'", entry.line, "add 'term: name' to the entry"))
+        return None
+    if not entry.text.get("definition", "").strip():
+        hint = "write one short sentence after 'definition:'"
+        problems.append(Problem(f"term '{name}' has an empty definition", definition_line, hint))
+        return None
+    bad_forms = [
+        Problem(
+            f"'{form}' can't be a term name or alias",
+            entry.lines.get("term", entry.line) if form == name else form_line,
+            hint="use words of letters, digits, hyphens, apostrophes and periods",
+        )
+        for form, form_line in [(name, entry.line), *entry.items("aliases")]
+        if not NAME_RE.match(form)
+    ]
+    bad_id = [
+        Problem(
+            f"term '{name}' has id '{term_id}', which can't be an anchor",
+            entry.lines.get("id", entry.line),
+            hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
+        )
+    ]
+    if ID_RE.match(term_id):
+        bad_id = []
+    bad_senses = [
+        Problem(
+            f"sense '{label}' must be lowercase words joined by hyphens",
+            line,
+            hint="e.g. senses: [causal] or senses: [left-to-right]",
+        )
+        for label, line in entry.items("senses")
+        if not SENSE_RE.match(label)
+    ]
+    if found := bad_forms or bad_id or bad_senses:
         problems.extend(found)
         return None
     try:
@@ -409,95 +391,16 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
             line=entry.line,
         )
     except ValueError as error:
-        line = entry.lines.get("definition", entry.line)
-        problems.append(Problem(f"term '{name}': {error}", line))
+        problems.append(Problem(f"term '{name}': {error}", definition_line))
         return None
 
 
-def _required(entry: _Entry, name: str) -> list[Problem]:
-    """A problem if the entry has no name or an empty definition (the name is checked first)."""
-    if not name:
-        return [Problem("entry has no 'term'", entry.line, hint="add 'term: name' to the entry")]
-    if not entry.text.get("definition", "").strip():
-        return [
-            Problem(
-                f"term '{name}' has an empty definition",
-                entry.lines.get("definition", entry.line),
-                hint="write one short sentence after 'definition:'",
-            )
-        ]
-    return []
-
-
-def _bad_forms(entry: _Entry, name: str) -> list[Problem]:
-    """A problem for the name and each alias that is not plain words, each at its own line.
-
-    >>> entry = _Entry(4, lists={"aliases": [("ok", 6), ("a*b", 7)]}, lines={"term": 5})
-    >>> [(p.line, p.message) for p in _bad_forms(entry, "<b>x</b>")]
-    [(5, "'<b>x</b>' can't be a term name or alias"), (7, "'a*b' can't be a term name or alias")]
-    """
-    return [
-        Problem(
-            f"'{form}' can't be a term name or alias",
-            entry.lines.get("term", entry.line) if form == name else form_line,
-            hint="use words of letters, digits, hyphens, apostrophes and periods",
-        )
-        for form, form_line in [(name, entry.line), *entry.items("aliases")]
-        if not NAME_RE.match(form)
-    ]
-
-
-def _bad_id(entry: _Entry, name: str, term_id: str) -> list[Problem]:
-    """A problem if the term's id (given, or the slug of its name) can't be an anchor."""
-    if ID_RE.match(term_id):
-        return []
-    return [
-        Problem(
-            f"term '{name}' has id '{term_id}', which can't be an anchor",
-            entry.lines.get("id", entry.line),
-            hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
-        )
-    ]
-
-
-def _bad_senses(entry: _Entry) -> list[Problem]:
-    """A problem for each sense label that is not lowercase words joined by hyphens.
-
-    >>> [p.message for p in _bad_senses(_Entry(1, lists={"senses": [("Left to right", 3)]}))]
-    ["sense 'Left to right' must be lowercase words joined by hyphens"]
-    """
-    return [
-        Problem(
-            f"sense '{label}' must be lowercase words joined by hyphens",
-            line,
-            hint="e.g. senses: [causal] or senses: [left-to-right]",
-        )
-        for label, line in entry.items("senses")
-        if not SENSE_RE.match(label)
-    ]
-
-
 def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
-    """Duplicate ids and forms across terms; unknown related terms; stray ambiguous forms."""
-    problems, written = _duplicates(raw)
-    names = {normalize(t.name): t for t, _ in raw}
-    for term, entry in raw:
-        problems += _unknown_related(term, entry, written, names)
-        problems += _stray_ambiguous(term, entry)
-    return problems
-
-
-def _duplicates(
-    raw: list[tuple[Term, _Entry]],
-) -> tuple[list[Problem], dict[str, tuple[Term, int]]]:
-    """Problems for ids and forms used twice, and each form written as a name or alias.
-
-    The forms map a normalized name or alias to the first term that wrote it and its line; a
-    term whose id is a duplicate is left out of them.
-    """
+    """Ids and forms used twice (a duplicate id's forms are left out); unknown related terms;
+    stray ambiguous forms."""
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
-    written: dict[str, tuple[Term, int]] = {}
+    written: dict[str, tuple[Term, int]] = {}  # a normalized form -> the first term and line
     for term, entry in raw:
         if term.id in ids:
             first = ids[term.id]
@@ -511,69 +414,42 @@ def _duplicates(
             )
             continue
         ids[term.id] = term
-        problems += _duplicate_forms(term, entry, written)
-    return problems, written
-
-
-def _duplicate_forms(
-    term: Term, entry: _Entry, written: dict[str, tuple[Term, int]]
-) -> list[Problem]:
-    """Problems for the term's forms that another term wrote first; records them in ``written``."""
-    problems = []
-    for form, line in [(term.name, term.line), *entry.items("aliases")]:
-        key = normalize(form)
-        if key in written and written[key][0] is not term:
-            other, other_line = written[key]
-            problems.append(
-                Problem(
-                    f"duplicate term or alias '{form}': already used by '{other.name}' "
-                    f"at line {other_line}",
-                    line,
-                    hint="each name or alias may belong to one term only",
+        for form, line in [(term.name, term.line), *entry.items("aliases")]:
+            key = normalize(form)
+            if key in written and written[key][0] is not term:
+                other, other_line = written[key]
+                problems.append(
+                    Problem(
+                        f"duplicate term or alias '{form}': already used by '{other.name}' "
+                        f"at line {other_line}",
+                        line,
+                        hint="each name or alias may belong to one term only",
+                    )
                 )
+            written.setdefault(key, (term, line))
+    names = {normalize(t.name): t for t, _ in raw}
+    for term, entry in raw:
+        for name, line in entry.items("related"):
+            if normalize(name) not in written:
+                close = difflib.get_close_matches(normalize(name), list(names), n=2)
+                hint = (
+                    f"did you mean {' or '.join(repr(names[c].name) for c in close)}?"
+                    if close
+                    else "list names of other terms in this file"
+                )
+                message = f"term '{term.name}' is related to unknown term '{name}'"
+                problems.append(Problem(message, line, hint))
+        own = {normalize(f) for f in term.forms}
+        problems += [
+            Problem(
+                f"ambiguous form '{form}' is not a form of '{term.name}'",
+                line,
+                hint="list its name, an alias or their plural; or add it to 'aliases'",
             )
-        written.setdefault(key, (term, line))
+            for form, line in entry.items("ambiguous")
+            if normalize(form) not in own
+        ]
     return problems
-
-
-def _unknown_related(
-    term: Term, entry: _Entry, written: dict[str, tuple[Term, int]], names: dict[str, Term]
-) -> list[Problem]:
-    """A problem for each related name that is no term's name or alias, with the closest names.
-
-    >>> names = {"token": Term("token", "t."), "tokenizer": Term("tokenizer", "t.")}
-    >>> entry = _Entry(1, lists={"related": [("tokenise", 3)]})
-    >>> print(_unknown_related(Term("text", "x."), entry, {}, names)[0].format())
-    <markdown>:3: error: term 'text' is related to unknown term 'tokenise'
-      hint: did you mean 'tokenizer' or 'token'?
-    """
-    problems = []
-    for name, line in entry.items("related"):
-        if normalize(name) not in written:
-            close = difflib.get_close_matches(normalize(name), list(names), n=2)
-            hint = (
-                f"did you mean {' or '.join(repr(names[c].name) for c in close)}?"
-                if close
-                else "list names of other terms in this file"
-            )
-            problems.append(
-                Problem(f"term '{term.name}' is related to unknown term '{name}'", line, hint)
-            )
-    return problems
-
-
-def _stray_ambiguous(term: Term, entry: _Entry) -> list[Problem]:
-    """A problem for each ambiguous form that is not one of the term's own forms."""
-    own = {normalize(f) for f in term.forms}
-    return [
-        Problem(
-            f"ambiguous form '{form}' is not a form of '{term.name}'",
-            line,
-            hint="list its name, an alias or their plural; or add it to 'aliases'",
-        )
-        for form, line in entry.items("ambiguous")
-        if normalize(form) not in own
-    ]
 
 
 def load(path: str | Path, display_path: str | None = None) -> Glossary:

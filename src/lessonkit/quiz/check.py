@@ -1,11 +1,7 @@
-"""Validate quiz blocks in raw Markdown, with 1-based line numbers (no rendering involved).
+"""Check quizzes in raw Markdown with line numbers (which Python-Markdown does not keep).
 
-Python-Markdown keeps no line numbers, so this pure function reads the source lines the way
-Python-Markdown and pymdown-extensions will, and reports every rule of :mod:`.rules` it breaks.
-It sees every quiz: at the top level, inside other ``///`` blocks, and inside the containers
-Python-Markdown reads as Markdown of their own (an admonition, a details block, a content tab, a
-list item, a block quote: :mod:`lessonkit.core.containers` gives their content dedented, with
-the file's line numbers), and skips fenced code.
+Reads the lines as Python-Markdown and pymdown will: quizzes at the top level, in ``///`` blocks
+and in containers (:mod:`lessonkit.core.containers`), fenced code skipped.
 """
 
 from __future__ import annotations
@@ -18,23 +14,21 @@ import yaml
 
 from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote
 
-RE_QUIZ = lazy(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
+RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
-RE_ANY_QUIZ = lazy(r"^[ \t>]*/{3,} *quiz(?![\w-])", re.I | re.M)
-"""The same at any depth: indented in a container (with spaces or tabs), or behind a block
-quote's ``>``."""
-RE_START = lazy(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
+RE_ANY_QUIZ = re.compile(r"^[ \t>]*/{3,} *quiz(?![\w-])", re.I | re.M)
+"""The same at any depth: indented in a container, or behind a block quote's ``>``."""
+RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
-RE_END = lazy(r"^ {0,3}(/{3,}) *$")
-RE_OPTIONS_LINE = lazy(r"^ {4,}\S")
+RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
+RE_OPTIONS_LINE = re.compile(r"^ {4,}\S")
 """pymdown reads lines indented 4+ spaces right after the opening line as YAML options."""
-RE_BULLET = lazy(r"^ {0,3}[-*+] +(\S.*)$")
-RE_NUMBERED = lazy(r"^ {0,3}\d+[.)] +(?=\S)")
+RE_BULLET = re.compile(r"^ {0,3}[-*+] +(\S.*)$")
+RE_NUMBERED = re.compile(r"^ {0,3}\d+[.)] +(?=\S)")
 TYPES = ("single", "multiple")
 
 
@@ -46,26 +40,20 @@ def check(markdown_text: str) -> list[Problem]:
     <markdown>:5: error: wrong option "5" has no feedback
       hint: after a blank line, indent a paragraph by 4 spaces under the option that starts 'Not quite.' and says why
     """  # noqa: E501
-    if "///" not in markdown_text or not RE_ANY_QUIZ.search(markdown_text):
-        return []  # most pages: no quiz, nothing to walk (build speed)
+    if not RE_ANY_QUIZ.search(markdown_text):
+        return []
     problems: list[Problem] = []
     for region in regions_of(markdown_text, "//"):
-        if not any(RE_QUIZ.match(line) for line in region.lines):
-            continue
-        numbers = region.numbers
         for found in check_lines(region.lines):
-            line = found.line
-            if line is not None and 0 < line <= len(numbers):
-                found = found._replace(line=numbers[line - 1] + 1)  # the line in the file
+            if found.line is not None and 0 < found.line <= len(region.numbers):
+                found = found._replace(line=region.numbers[found.line - 1] + 1)  # in the file
             problems.append(found)
     return sorted(problems, key=lambda p: p.line or 0)
 
 
 def header_problems(header: str, option_lines: list[str], line: int | None) -> list[Problem]:
-    """Problems that make pymdown-extensions leave ``/// quiz`` unparsed, as literal text.
-
-    ``header`` is the ``/// quiz`` line, ``option_lines`` the 4-space-indented lines right
-    under it, ``line`` the header's line number (None when unknown).
+    """Problems that make pymdown leave ``/// quiz`` as literal text: the header line, the
+    4-space-indented option lines under it, the header's line number (None when unknown).
 
     >>> [p.message for p in header_problems("/// quiz", ["    type: many"], 3)]
     ['quiz option `type` must be single or multiple, not "many"']
@@ -78,9 +66,11 @@ def header_problems(header: str, option_lines: list[str], line: int | None) -> l
         return found
     options = _read_options(option_lines)
     if options is None:
-        return [*found, problem("options", _at(line, 1), text=quote(option_lines[0]))]
+        at = None if line is None else line + 1
+        return [*found, problem("options", at, text=quote(option_lines[0]))]
     for key, value in options.items():
-        at = _at(line, 1 + _key_index(option_lines, key))
+        n = next((n for n, t in enumerate(option_lines) if t.strip().startswith(f"{key}:")), 0)
+        at = None if line is None else line + 1 + n
         if key != "type":
             found.append(problem("unknown-option", at, text=quote(str(key))))
         elif value not in TYPES:
@@ -99,34 +89,6 @@ def _read_options(option_lines: list[str]) -> dict | None:
     return options if isinstance(options, dict) else None
 
 
-def _key_index(option_lines: list[str], key: object) -> int:
-    """Index of the option line that sets ``key`` (0 if it cannot be found)."""
-    prefix = f"{key}:"
-    return next((n for n, t in enumerate(option_lines) if t.strip().startswith(prefix)), 0)
-
-
-def _at(line: int | None, offset: int) -> int | None:
-    return None if line is None else line + offset
-
-
-# The walk through one region's lines: each quiz's header, question, options and feedback,
-# read as pymdown-extensions and Python-Markdown will.
-
-
-@dataclass(frozen=True)
-class _Code:
-    """Which lines of a page are fenced code (fence lines included), and which open a fence."""
-
-    lines: frozenset[int]
-    openings: frozenset[int]
-
-    @classmethod
-    def of(cls, lines: list[str]) -> _Code:
-        found = list(fences(lines))
-        code = {i for f in found for i in range(f.start, min(f.end + 1, len(lines)))}
-        return cls(frozenset(code), frozenset(f.start for f in found))
-
-
 @dataclass
 class _Option:
     line: int
@@ -138,17 +100,20 @@ class _Option:
 def check_lines(lines: list[str]) -> list[Problem]:
     """The problems of the quizzes in ``lines`` (one region), with lines counted in it."""
     problems: list[Problem] = []
-    code = _Code.of(lines)
+    # index of each fenced line -> whether it opens the fence
+    code = {
+        i: i == f.start for f in fences(lines) for i in range(f.start, min(f.end + 1, len(lines)))
+    }
     i = 0
     while i < len(lines):
-        if i not in code.lines and RE_QUIZ.match(lines[i]):
+        if i not in code and RE_QUIZ.match(lines[i]):
             i, found = _check_quiz(lines, i, code)
             problems += found
         i += 1
     return problems
 
 
-def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Problem]]:
+def _check_quiz(lines: list[str], start: int, code: dict[int, bool]) -> tuple[int, list[Problem]]:
     """Check the quiz opened at index ``start``; return the index of its last line and problems."""
     header, number = lines[start], start + 1
     m = RE_START.match(header)
@@ -160,8 +125,9 @@ def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Pr
     problems = header_problems(header, lines[start + 1 : j], number)
     options_read = _read_options(lines[start + 1 : j])
     body, end, nested = _body(lines, j, len(m[1]), code)
+    last = end if end is not None else len(lines) - 1
     if options_read is None:  # the "options" are likely the question: judge the body once fixed
-        return (end if end is not None else len(lines) - 1), problems
+        return last, problems
     question, options, found = _read_body(body, code)
     first = next((text for _, text in question if text.strip()), None)
     name = quote(first) if first else NO_QUESTION
@@ -176,15 +142,15 @@ def _check_quiz(lines: list[str], start: int, code: _Code) -> tuple[int, list[Pr
     elif first.startswith("#"):
         problems.append(problem("question-start", question[0][0], text=quote(first)))
     if options is None:
-        return (end if end is not None else len(lines) - 1), problems
+        return last, problems
     if not options:
         problems.append(problem("no-options", number, text=name))
     problems += _option_problems(options, name, options_read.get("type"), number)
-    return (end if end is not None else len(lines) - 1), problems
+    return last, problems
 
 
 def _body(
-    lines: list[str], j: int, length: int, code: _Code
+    lines: list[str], j: int, length: int, code: dict[int, bool]
 ) -> tuple[list[tuple[int, str]], int | None, list]:
     """The quiz's content lines (number, text), the index of its closing line, nested quizzes."""
     stack = [length]
@@ -192,7 +158,7 @@ def _body(
     nested: list[int] = []
     for k in range(j, len(lines)):
         line = lines[k]
-        in_code = k in code.lines
+        in_code = k in code
         if not in_code and (e := RE_END.match(line)) and len(e[1]) == stack[-1]:
             stack.pop()
             if not stack:
@@ -208,7 +174,7 @@ def _body(
 
 
 def _read_body(
-    body: list[tuple[int, str]], code: _Code
+    body: list[tuple[int, str]], code: dict[int, bool]
 ) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
     """Split the content into question lines and options, as Python-Markdown will parse them.
 
@@ -219,7 +185,7 @@ def _read_body(
     problems: list[Problem] = []
     prev = "blank"
     for number, text in body:
-        if number - 1 in code.lines and number - 1 not in code.openings:
+        if code.get(number - 1) is False:
             continue  # inside a fenced block; its opening line is read (a question may start so)
         bullet = RE_BULLET.match(text)
         indented = text.startswith("    ")

@@ -1,16 +1,8 @@
-"""Raw HTML in a quiz is shown as text: the quiz's question, options and feedback are Markdown.
+"""Raw HTML in a quiz is shown as text: a quiz copies its text into labels, seals and the
+no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm.
 
-A quiz puts its text in places where markup does harm: an option's text becomes a ``<label>``
-and a line of the no-JavaScript answer list, its feedback is sealed into the page and copied into
-that list. Raw HTML there would stay raw in each copy (``<script>``, an ``<img onerror>``), and a
-stray ``</fieldset>`` or an unclosed ``<div>`` would break the quiz's own containers (or swallow
-the block's closing ``///``). So, as for glossary definitions, no raw HTML passes: before
-Python-Markdown reads raw HTML (its ``html_block`` preprocessor, priority 20), every ``<`` in a
-quiz that could open a tag or a comment becomes ``&lt;``, which Markdown shows as ``<``.
-
-What stays Markdown, everywhere in a quiz: emphasis, strong, code spans and fenced code, links
-and autolinks (``<https://...>``), images, lists. Code keeps its ``<`` (code spans, fenced
-blocks, indented code); so does a ``<`` that cannot start a tag (``a < b``).
+Before Python-Markdown reads raw HTML, each ``<`` that could open a tag becomes ``&lt;``;
+code, autolinks and a ``<`` that starts no tag are kept.
 
 >>> print("\\n".join(escape_quizzes([
 ...     "/// quiz",
@@ -46,20 +38,17 @@ from collections.abc import Iterator
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
 
 from lessonkit.core.fences import fences, paragraph_spans
-from lessonkit.core.patterns import lazy
 
 from .check import RE_END, RE_START
 
-RE_OPENER = lazy(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
-"""A ``/// quiz`` line at any depth: behind the indent or ``>`` of the containers it sits in."""
-RE_TAG_START = lazy(r"<(?=[A-Za-z/!?])")
-"""A ``<`` that could open an HTML tag, a closing tag, a comment or a processing instruction."""
-RE_AUTOLINK = lazy(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
-"""Python-Markdown's own autolinks (``<https://...>``, ``<me@example.org>``): Markdown, kept."""
-RE_OPTION = lazy(r" {0,3}[-*+] ")
-"""An option's line: from the first, lines indented 4 spaces are feedback, not code."""
-RE_PLACEHOLDER_LINE = lazy("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
-"""A line a preprocessor already replaced by stashed HTML (a fenced block, an executed block)."""
+RE_OPENER = re.compile(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
+"""A ``/// quiz`` line behind the indent or ``>`` of the containers it sits in."""
+RE_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+RE_AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+RE_OPTION = re.compile(r" {0,3}[-*+] ")
+"""From the first option on, lines indented 4 spaces are feedback, not code."""
+RE_PLACEHOLDER_LINE = re.compile("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
+"""A line already replaced by stashed HTML (a fenced or executed block)."""
 
 
 def escape_quizzes(lines: list[str]) -> list[str]:
@@ -80,10 +69,7 @@ def escape_quizzes(lines: list[str]) -> list[str]:
 
 
 def _body(lines: list[str], start: int, prefix: str) -> Iterator[int]:
-    """Indices of the quiz's lines after its opening line, up to its closing ``///``.
-
-    A line that does not carry the opening line's ``prefix`` (its container ended) ends it too.
-    """
+    """Indices of the quiz's lines up to its closing ``///`` or the end of its container."""
     header = RE_START.match(lines[start - 1][len(prefix) :])
     stack = [len(header[1])] if header else [3]
     for index in range(start, len(lines)):

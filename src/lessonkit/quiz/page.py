@@ -9,36 +9,30 @@ import xml.etree.ElementTree as etree
 from collections.abc import Iterator
 from itertools import takewhile
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.urls import HINT, unsafe_scheme
 
 from .check import RE_OPTIONS_LINE, header_problems
-from .rules import NO_QUESTION, PENDING, SEAL_TAG, first_line, problem, quote, text_of
+from .rules import PENDING, SEAL_TAG, opening, problem, quote
 
-RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
-RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
-RE_QUIZ_HTML = lazy(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
-"""A finished quiz in a page's HTML: its question, options and (in <noscript>) all feedback."""
-RE_URL = lazy(r'\s(?:href|src)="([^"]*)"')
+RE_LEFTOVER = re.compile(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
+RE_SEALED = re.compile(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
+RE_QUIZ_HTML = re.compile(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
+"""A finished quiz in a page's HTML, up to the end of its no-JavaScript answers."""
+RE_URL = re.compile(r'\s(?:href|src)="([^"]*)"')
 SKIP = frozenset({"pre", "code", "script", "style"})
 
 
 def seal(key: str, correct: bool, html: str) -> str:
-    """Encode an option's verdict and feedback HTML under ``key`` (the option's id), in base64.
+    """An option's verdict and feedback XORed with a keystream of ``key``, in base64.
 
-    The bytes are XORed with a keystream that depends on ``key`` (xorshift32 seeded by FNV-1a of
-    ``key``), so equal feedback or equal verdicts do not look alike across options. This hides
-    answers from a glance at the page source; it is not encryption: ``lessonkit.js`` decodes it
-    the same way, and anyone can.
+    Hides answers from a glance at the source, not from anyone: ``30-quiz.js`` decodes it.
 
     >>> sealed = seal("quiz-1a2b3c4d:2", True, "<p>Right: yes.</p>")
-    >>> b"Right" in base64.b64decode(sealed)
-    False
+    >>> b"Right" in base64.b64decode(sealed), unseal("quiz-1a2b3c4d:2", sealed)
+    (False, (True, '<p>Right: yes.</p>'))
     >>> seal("quiz-1a2b3c4d:1", True, "") != seal("quiz-1a2b3c4d:2", True, "")
     True
-    >>> unseal("quiz-1a2b3c4d:2", sealed)
-    (True, '<p>Right: yes.</p>')
     """
     data = (("1" if correct else "0") + html).encode()
     return base64.b64encode(_xor(data, key)).decode("ascii")
@@ -51,13 +45,13 @@ def unseal(key: str, sealed: str) -> tuple[bool, str]:
 
 
 def keystream(key: str, length: int) -> bytes:
-    """``length`` pseudo-random bytes determined by ``key`` (mirrored in ``30-quiz.js``).
+    """xorshift32 seeded by FNV-1a of ``key`` (mirrored in ``30-quiz.js``).
 
     >>> keystream("quiz-1a2b3c4d:1", 4).hex()
     '773c143c'
     """
     mask = 0xFFFFFFFF
-    state = 0x811C9DC5  # FNV-1a offset basis
+    state = 0x811C9DC5
     for byte in key.encode():
         state = ((state ^ byte) * 0x01000193) & mask
     state = state or 1
@@ -76,56 +70,36 @@ def _xor(data: bytes, key: str) -> bytes:
 
 def finish_page(root: etree.Element) -> None:
     """Raise LessonError for a ``/// quiz`` left as text or never closed; else add the result
-    line ("You got 0 of N right.", hidden until JavaScript runs) after the page's last quiz."""
-    if not any(_may_matter(el) for el in root.iter()):
-        return  # no quiz and no "///" anywhere: nothing to check or add
+    line ("You got 0 of N right.", shown by JavaScript) after the page's last quiz."""
     problems: list[Problem] = []
     quizzes = []
     for el in _walk(root):
         if el.get("class") == "lk-quiz":
             if PENDING in el.attrib:
-                first = next(el.iter("p"), None)
-                name = NO_QUESTION if first is None else quote(text_of(first))
-                near = "" if first is None else first_line(first.text or "")
+                name, near = opening(el)
                 problems.append(problem("unclosed", near=near, text=name))
             else:
                 quizzes.append(el)
-        for text in (el.text, el.tail):
-            if text and "///" in text:  # what a leftover line starts with (build speed)
-                problems += _leftover(text)
+        problems += _leftover(el.text or "") + _leftover(el.tail or "")
     if problems:
         raise LessonError(problems)
     if quizzes:
-        parents = {child: parent for parent in root.iter() for child in parent}
         last = quizzes[-1]
-        parent = parents[last]
-        parent.insert(list(parent).index(last) + 1, result_line(len(quizzes)))
-
-
-def result_line(total: int) -> etree.Element:
-    """The page's score and reset button, hidden until JavaScript keeps them up to date."""
-    result = etree.Element("div", {"class": "lk-quiz-result", "hidden": "hidden"})
-    score = etree.SubElement(result, "p", {"class": "lk-quiz-result__score"})
-    score.text = f"You got 0 of {total} right."
-    reset = etree.SubElement(result, "button", {"type": "button", "class": "lk-quiz-result__reset"})
-    reset.text = "Reset answers"
-    return result
-
-
-def _may_matter(el: etree.Element) -> bool:
-    """Whether ``el`` is a quiz or holds text a leftover ``/// quiz`` line could be in (a quick
-    test over every element, code included, before the walk that skips code)."""
-    return el.get("class") == "lk-quiz" or "///" in (el.text or "") or "///" in (el.tail or "")
+        parent = next(p for p in root.iter() if last in list(p))
+        result = etree.Element("div", {"class": "lk-quiz-result", "hidden": "hidden"})
+        score = etree.SubElement(result, "p", {"class": "lk-quiz-result__score"})
+        score.text = f"You got 0 of {len(quizzes)} right."
+        attrs = {"type": "button", "class": "lk-quiz-result__reset"}
+        etree.SubElement(result, "button", attrs).text = "Reset answers"
+        parent.insert(list(parent).index(last) + 1, result)
 
 
 def _walk(el: etree.Element) -> Iterator[etree.Element]:
-    """Every element under ``el`` (itself included) outside code, scripts and styles, in
-    document order (a stack, not nested generators: a warm build walks every page)."""
-    stack = [el]
-    while stack:
-        el = stack.pop()
-        yield el
-        stack += [child for child in reversed(el) if child.tag not in SKIP]
+    """``el`` and every element under it outside code, scripts and styles, in document order."""
+    yield el
+    for child in el:
+        if child.tag not in SKIP:
+            yield from _walk(child)
 
 
 def _leftover(text: str) -> list[Problem]:
@@ -134,18 +108,16 @@ def _leftover(text: str) -> list[Problem]:
     if m is None:
         return []
     header, *rest = text[m.start() :].split("\n")
-    options = list(takewhile(RE_OPTIONS_LINE.match, rest))
-    reasons = header_problems(header, options, None)
     near = header.strip()
-    reasons = [r._replace(near=near) for r in reasons]
-    return [problem("leftover", near=near, text=quote(header)), *reasons]
+    reasons = header_problems(header, list(takewhile(RE_OPTIONS_LINE.match, rest)), None)
+    return [problem("leftover", near=near, text=quote(header))] + [
+        r._replace(near=near) for r in reasons
+    ]
 
 
 def seal_options(text: str) -> str:
-    """Replace each option's feedback placeholder in a page's final HTML by
-    ``<data class="lk-quiz__seal" value=…>``; raise LessonError for a link in a quiz whose
-    scheme a browser would run (:mod:`lessonkit.core.urls`): a quiz's feedback is shown by
-    script, where a ``javascript:`` link would run in the reader's page.
+    """Seal each option's feedback in a page's final HTML; refuse a link in a quiz whose scheme
+    a browser would run (the feedback is shown by script, in the reader's page).
 
     >>> seal_options('<div class="lk-quiz"><a href="JavaScript&#58;x">y</a></noscript>')
     Traceback (most recent call last):

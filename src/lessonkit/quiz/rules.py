@@ -1,16 +1,10 @@
-"""The quiz authoring rules: one message and one hint per rule, shared by both checkers.
-
-The source checker (:mod:`.check`, with line numbers) and the render-time checker (:mod:`.block`,
-on the parsed tree) report the same rule with the same words, so an author sees one vocabulary
-whether the plugin caught the problem before rendering or the extension refused it while rendering.
-"""
+"""The quiz rules: one message and hint each, shared by the source check and the block."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 OPTION_HINT = "the only option is `type: single` or `type: multiple`"
@@ -94,21 +88,16 @@ RULES: dict[str, tuple[str, str]] = {
     ),
 }
 
-RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
+RE_PLACEHOLDER = re.compile("\x02wzxhzdk:\\d+\x03")
 """Where Python-Markdown stashed HTML (a fenced block, raw HTML) in a block's text."""
-
 NO_QUESTION = "(without a question)"
-"""How a message names a quiz whose first paragraph is missing."""
 CODE = "a code block"
 SEAL_TAG = "lk-sealed"
-"""Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
+"""Wraps an option's feedback until the postprocessor seals it."""
 PENDING = "data-lk-pending"
-"""Set on a quiz until ``on_end`` ran: still there after parsing means the block never closed."""
-RE_MARK = lazy(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
-"""An option's task mark: ``[ ]`` wrong, ``[x]`` or ``[X]`` right, then the option's text."""
-
-RE_VERDICT = lazy(r"^\W*(?P<start>right\b|not quite\b)", re.I)
-"""How feedback opens: 'Right: ...' for a right option, 'Not quite. ...' for a wrong one."""
+"""On a quiz until ``on_end`` ran: left after parsing, the block never closed."""
+RE_MARK = re.compile(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
+RE_VERDICT = re.compile(r"^\W*(?P<start>right\b|not quite\b)", re.I)
 
 
 def quote(text: str, limit: int = 60) -> str:
@@ -124,11 +113,7 @@ def quote(text: str, limit: int = 60) -> str:
 
 
 def problem(rule: str, line: int | None = None, near: str = "", **fields: str) -> Problem:
-    """The Problem for ``rule`` with its message filled in from ``fields``.
-
-    ``near`` is text on the problem's line, for a checker that knows no line numbers (the
-    rendering one): the page finds the line by it.
-    """
+    """The Problem for ``rule``; ``near``: text on its line when the line is unknown."""
     message, hint = RULES[rule]
     return Problem(message.format(**fields), line, hint, near=near)
 
@@ -139,13 +124,20 @@ def text_of(el: etree.Element) -> str:
 
 
 def first_line(text: str) -> str:
-    """The first line of a block's raw Markdown ``text``, without stash placeholders: text the
-    page's source holds, to find a problem's line by.
+    """The first line of a block's raw Markdown, without stash placeholders (to find it by).
 
     >>> first_line("\\x02wzxhzdk:3\\x03Why  *scale*\\n the scores?")
     'Why  *scale*'
     """
     return RE_PLACEHOLDER.sub("", text).strip().split("\n")[0].strip()
+
+
+def opening(quiz: etree.Element) -> tuple[str, str]:
+    """A quiz's name in messages (its first paragraph, quoted) and that paragraph's first line."""
+    first = next(quiz.iter("p"), None)
+    if first is None:
+        return NO_QUESTION, ""
+    return quote(text_of(first)), first_line(first.text or "")
 
 
 def contradiction(correct: bool, feedback: str) -> dict[str, str] | None:

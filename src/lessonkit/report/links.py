@@ -1,16 +1,7 @@
 """Report-a-mistake links: a new GitHub issue through the ``mistake.yml`` form, prefilled.
 
-GitHub fills an issue form's fields from the URL query: ``template=`` picks the form, ``title=``
-the issue title, and each other parameter names a field of the form by its ``id``. The ids here
-must match ``.github/ISSUE_TEMPLATE/mistake.yml`` (a test keeps the two in step).
-
->>> url = issue_url("https://github.com/o/r", "Softmax", "https://o.github.io/r/softmax/",
-...                 section="A worked example")
->>> url.split("?")[0]
-'https://github.com/o/r/issues/new'
->>> from urllib.parse import parse_qs, urlsplit
->>> parse_qs(urlsplit(url).query)["section"]
-['A worked example']
+GitHub fills a form's fields from the URL query, each named by its ``id`` in
+``.github/ISSUE_TEMPLATE/mistake.yml`` (a test keeps the two in step).
 """
 
 from __future__ import annotations
@@ -27,9 +18,8 @@ TEMPLATE = "mistake.yml"
 FIELDS = {"page": "page", "url": "page-url", "section": "section", "quote": "quote"}
 """What the link fills -> the ``id`` of that field in the issue form."""
 QUOTE_LIMIT = 1500
-"""Characters of selected text a link carries; percent-encoded, it stays far below the ~8 KB
-URL length that browsers and GitHub accept. ``40-report.js`` uses the same limit."""
-ELLIPSIS = "…"
+"""Characters of selected text a link carries (far below the ~8 KB URLs browsers and GitHub
+accept); ``40-report.js`` uses the same limit."""
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -42,17 +32,7 @@ def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
     """
     lines = (" ".join(line.split()) for line in text.strip().splitlines())
     tidy = "\n".join(line for line in lines if line)
-    return tidy if len(tidy) <= limit else tidy[: limit - 1].rstrip() + ELLIPSIS
-
-
-def issue_title(page_title: str, section: str = "") -> str:
-    """The issue's title: the page, and the section when there is one.
-
-    >>> issue_title("Transformers and attention", "Why it matters")
-    'Mistake: Transformers and attention › Why it matters'
-    """
-    where = f"{page_title} › {section}" if section else page_title
-    return f"Mistake: {where}"
+    return tidy if len(tidy) <= limit else tidy[: limit - 1].rstrip() + "…"
 
 
 def issue_url(
@@ -63,13 +43,17 @@ def issue_url(
     section: str = "",
     quote: str = "",
 ) -> str:
-    """The URL of a new issue on ``repo_url`` through the mistake form, fields prefilled.
+    """The URL of a new issue on ``repo_url`` through the mistake form, fields prefilled
+    (an empty ``section`` or ``quote`` is left out: the reader sees the form's empty field).
 
-    Empty ``section`` and ``quote`` are left out, so the reader sees the form's empty field.
+    >>> from urllib.parse import parse_qs, urlsplit
+    >>> url = issue_url("https://github.com/o/r", "Attention", "https://x/", section="Why")
+    >>> url.split("?")[0], parse_qs(urlsplit(url).query)["title"]
+    ('https://github.com/o/r/issues/new', ['Mistake: Attention › Why'])
     """
     params = {
         "template": TEMPLATE,
-        "title": issue_title(page_title, section),
+        "title": f"Mistake: {page_title} › {section}" if section else f"Mistake: {page_title}",
         FIELDS["page"]: page_title,
         FIELDS["url"]: page_url,
     }
@@ -106,9 +90,7 @@ def page_report(
 
 
 def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
-    """``(id, title)`` of every level-2 heading in a MkDocs table of contents, in page order.
-
-    MkDocs keeps toc titles HTML-escaped; they are unescaped here (urlencode escapes for URLs).
+    """``(id, title)`` of every level-2 heading in a MkDocs table of contents (titles unescaped).
 
     >>> from types import SimpleNamespace as Item
     >>> toc = [Item(level=1, id="t", title="T", children=[
@@ -124,8 +106,7 @@ def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
 
 
 def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str]]:
-    """:func:`section_headings` of Python-Markdown's own table of contents (``md.toc_tokens``),
-    for a host that gives no other (its names are HTML-escaped too).
+    """:func:`section_headings` of Python-Markdown's ``md.toc_tokens``.
 
     >>> toc = [{"level": 1, "id": "t", "name": "T", "children": [
     ...     {"level": 2, "id": "qa", "name": "Q&amp;A", "children": []}]}]
@@ -148,7 +129,9 @@ def aside_html(report: Report) -> str:
         <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">Report it on GitHub</a>.</p>
     </aside>
     """  # noqa: E501
-    sections = _html_safe_json(dict(report.sections))
+    sections = json.dumps(dict(report.sections), sort_keys=True)
+    for char in "<>&'":  # safe in a single-quoted attribute, as Jinja's tojson
+        sections = sections.replace(char, f"\\u{ord(char):04x}")
     link = escape(report.url, quote=True)
     return (
         '<aside class="lk-report" aria-label="Report a mistake" data-lk-report\n'
@@ -157,11 +140,3 @@ def aside_html(report: Report) -> str:
         f'    <a class="lk-report__link" data-lk-report-link href="{link}">Report it on GitHub</a>'
         ".</p>\n</aside>"
     )
-
-
-def _html_safe_json(value: object) -> str:
-    """JSON that is safe inside a single-quoted HTML attribute (as Jinja's ``tojson``)."""
-    text = json.dumps(value, sort_keys=True)
-    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
-        text = text.replace(char, code)
-    return text

@@ -1,8 +1,4 @@
-"""The "Go deeper" feature: a lesson's ``resources:`` front matter becomes cards at its end.
-
-- :mod:`.cards`: check the entries (with their lines) and render the cards' HTML;
-- :func:`section`: the Markdown section a host appends to the page.
-"""
+"""The "Go deeper" feature: a lesson's ``resources:`` front matter becomes cards at its end."""
 
 from __future__ import annotations
 
@@ -15,10 +11,7 @@ __all__ = ["check_resources", "resources_html", "section"]
 def section(page: Page) -> str:
     """The "Go deeper" heading and cards to append to the page's Markdown ('' without any).
 
-    The entries were checked with the page (:func:`check_resources`, run by the check recipe).
-
-    >>> page = Page.from_text("---\\nresources: []\\n---\\n# T\\n", "t.md")
-    >>> section(page)
+    >>> section(Page.from_text("---\\nresources: []\\n---\\n# T\\n", "t.md"))
     ''
     """
     resources = page.meta.get("resources")

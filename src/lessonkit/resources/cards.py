@@ -1,8 +1,5 @@
-""""Go deeper" cards from a lesson's front matter ``resources:`` list.
-
-Each resource has ``kind`` (Video, Tool, Article, Paper, Book or Course), ``title``, ``author``,
-``url`` and a one-line ``note``. The cards are plain HTML: the kind as a badge, the title as an
-ordinary link (opens in the same tab) marked as leading to another site.
+""""Go deeper" cards from a lesson's front matter ``resources:`` list (kind, title, author,
+url, note each), as plain HTML.
 
 >>> print(resources_html([{"kind": "Paper", "title": "Attention Is All You Need",
 ...     "author": "Vaswani et al.", "url": "https://arxiv.org/abs/1706.03762",
@@ -18,6 +15,7 @@ Attention Is All You Need<span class="lk-visually-hidden"> (another site)</span>
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 from typing import Any
 
@@ -27,18 +25,17 @@ from lessonkit.core.problems import Problem
 from lessonkit.core.source import key_line, shown, split_source, text_problem
 from lessonkit.core.urls import scheme
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("Video", "Tool", "Article", "Paper", "Book", "Course")
 LIMITS = {"kind": 20, "title": 200, "author": 200, "url": 2000, "note": 500}
 """Each field of an entry, and how many characters its text may have."""
 FIELDS = tuple(LIMITS)
 MOST = 50
-"""How many entries a page's "Go deeper" may have."""
+"""The most entries a page may have."""
 
 
 def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
-    """Problems in ``meta["resources"]``, each at its line in ``source`` (the page's text): an
-    entry's problem at the field it is about, else at the entry's ``-`` line.
+    """Problems in ``meta["resources"]``, each at its field's line in ``source`` (the page's
+    text), else at its entry's.
 
     >>> text = "---\\nresources:\\n  - kind: Video\\n    url: ftp://x\\n---\\n"
     >>> for p in check_resources({"resources": [{"kind": "Video", "url": "ftp://x"}]}, text):
@@ -49,70 +46,53 @@ def check_resources(meta: dict[str, Any], source: str) -> list[Problem]:
     resources = meta.get("resources")
     if resources is None:
         return []
-    where = _Lines(source)
+    key = key_line(source, "resources")
     example = "- kind: Video\n  title: ...\n  author: ...\n  url: https://...\n  note: ..."
     if not isinstance(resources, list):
-        return [Problem("resources must be a list", where.key(), f"write entries like:\n{example}")]
+        return [Problem("resources must be a list", key, f"write entries like:\n{example}")]
     if len(resources) > MOST:
         message = f"resources has {len(resources)} entries, more than {MOST}"
-        return [Problem(message, where.key(), "keep the few best for this lesson")]
+        return [Problem(message, key, "keep the few best for this lesson")]
+    entry_lines = cache(lambda: _entry_lines(source))  # read only for a problem (~3 ms a page)
+
+    def at(number: int, field: object = None) -> int:
+        entries = entry_lines()
+        if number > len(entries):
+            return key
+        line, fields = entries[number - 1]
+        return fields.get(str(field), line)
+
     problems = []
     for number, item in enumerate(resources, 1):
         name = f"resource {number}"
         if not isinstance(item, dict):
-            problems.append(Problem(f"{name} is not a mapping", where.entry(number), example))
+            problems.append(Problem(f"{name} is not a mapping", at(number), example))
             continue
         missing = [f for f in FIELDS if item.get(f) is None or not str(item[f]).strip()]
         if missing:
             message = f"{name} lacks {', '.join(missing)}"
-            problems.append(Problem(message, where.entry(number), f"every resource has {FIELDS}"))
+            problems.append(Problem(message, at(number), f"every resource has {FIELDS}"))
         unknown = sorted(set(item) - set(FIELDS), key=str)
         if unknown:
-            line = where.entry(number, unknown[0])
             message = f"{name} has unknown keys {shown(unknown)}"
-            problems.append(Problem(message, line, f"use {FIELDS}"))
+            problems.append(Problem(message, at(number, unknown[0]), f"use {FIELDS}"))
         for field, limit in LIMITS.items():
             value = item.get(field)
             if field not in missing and (found := text_problem(f"{name} {field}", value, limit)):
-                problems.append(found._replace(line=where.entry(number, field)))
+                problems.append(found._replace(line=at(number, field)))
             elif field == "kind" and value and value not in KINDS:
                 hint = f"kind is one of {', '.join(KINDS)}"
-                line = where.entry(number, "kind")
-                problems.append(Problem(f"{name} has kind {shown(value)}", line, hint))
+                problems.append(Problem(f"{name} has kind {shown(value)}", at(number, field), hint))
             elif field == "url" and value and scheme(value) not in ("http", "https"):
-                line = where.entry(number, "url")
-                problems.append(
-                    Problem(f"{name} url {shown(value)} is not http(s)", line, "use https://")
-                )
+                message = f"{name} url {shown(value)} is not http(s)"
+                problems.append(Problem(message, at(number, field), "use https://"))
     return problems
-
-
-class _Lines:
-    """Where the ``resources:`` key, its entries and their fields are in a page's text (its
-    front matter's YAML nodes, read only when a problem needs a line)."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._entries: list[tuple[int, dict[str, int]]] | None = None
-
-    def key(self) -> int:
-        return key_line(self.source, "resources")
-
-    def entry(self, number: int, field: object = None) -> int:
-        """The line of entry ``number`` (1-based), or of its ``field`` when it has one."""
-        if self._entries is None:
-            self._entries = _entry_lines(self.source)
-        if number > len(self._entries):
-            return self.key()
-        line, fields = self._entries[number - 1]
-        return fields.get(str(field), line)
 
 
 def _entry_lines(source: str) -> list[tuple[int, dict[str, int]]]:
     """For each entry of ``resources:``, its file line and the file line of each of its keys."""
-    front_matter = split_source(source).front_matter
     try:
-        root = yaml.compose(front_matter or "", Loader=_LOADER)
+        root = yaml.compose(split_source(source).front_matter or "", Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return []
     first = 2  # the front matter's YAML starts on the file's second line, after ---
