@@ -19,7 +19,6 @@ from lessonkit.hosts.mkdocs import generated  # the pages, assets and output les
 from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
@@ -32,7 +31,7 @@ if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTT
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
-    preview = FullBuild()  # serve (or a dirty build) makes a Preview: hosts/mkdocs/serve
+    preview = Preview(active=False)  # a serve or a dirty build makes an active one
 
     def __init__(self) -> None:
         super().__init__()
@@ -40,7 +39,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        self.preview = Preview.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/serve
+        self.preview = Preview(active=dirty)  # a kept plugin's next command starts afresh
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
@@ -111,7 +110,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         with reported():
             self.preview.compile_with(env)  # serve --dirty: templates compiled last time
             self.runs.finish(config, files)  # the pages that waited for their code
-            self.preview.restore(env, files, self.figures)
+            self.preview.restore(files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
         self.lessons = {}  # every page is converted: a build need not hold what is left
         if self.glossary:  # every page is converted by now: fill the "used on" lists
