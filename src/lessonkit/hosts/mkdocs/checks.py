@@ -24,9 +24,8 @@ def site_context(
     printed: bool,
     engine: Engine | None,
 ) -> Context:
-    """The site's pages (the generated ones too: links to them are valid), terms, options and
-    Markdown extensions; with ``engine``, a page whose code already ran is not compiled again.
-    ``printed``: the learner's path has a print page."""
+    """The site as a page's checks know it: its pages (generated ones too), terms, options
+    and extensions; with ``engine``, code that ran is not compiled again."""
     docs = Path(config.docs_dir)
     context = Context(
         docs,

@@ -1,8 +1,4 @@
-"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, made from lessonkit's one schema.
-
-Each option of :data:`lessonkit.core.settings.OPTIONS` becomes a typed MkDocs config option, so
-MkDocs validates ``mkdocs.yml`` as it does for its own plugins, with the same defaults that
-``lessonkit check`` uses.
+"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, from the one schema (``core.settings``).
 
 >>> sorted(LessonkitConfig._schema)[0][0]
 'assets_dir'
@@ -38,7 +34,7 @@ LessonkitConfig: type[base.Config] = type(
 
 
 def root_of(config: base.Config) -> Path:
-    """The folder of the site's ``mkdocs.yml`` (MkDocs' config, or the plugin's: both know it)."""
+    """The folder of the site's ``mkdocs.yml``."""
     return Path(config.config_file_path or ".").resolve().parent
 
 
@@ -48,6 +44,5 @@ def settings(config: base.Config) -> Settings:
 
 
 def add_missing_extensions(extensions: list[Any]) -> None:
-    """Add what lessonkit's features render with and the site does not list (see
-    :func:`lessonkit.hosts.missing_extensions`)."""
+    """Add what lessonkit's features render with and the site does not list."""
     extensions.extend(missing_extensions(extensions))

@@ -1,10 +1,7 @@
-"""The one place that re-drives MkDocs: converting pages whose code was still running.
+"""Converting the pages whose code was still running when MkDocs reached them, in ``on_env``.
 
-MkDocs converts pages one after another. A page whose code has not finished (or failed) when
-MkDocs reaches it is converted empty, and converted for real here, in ``on_env``, once its run
-is done, while later pages keep running. A page converts exactly as it would have without
-waiting (same Markdown, same extensions, the same ``on_page_content`` hooks), so the site's
-bytes do not depend on timing; every failed page is reported at once.
+A page converts exactly as it would have without waiting (same Markdown, extensions and
+``on_page_content`` hooks), so the site's bytes do not depend on timing.
 """
 
 from __future__ import annotations
@@ -46,8 +43,7 @@ class Deferred:
         future: Outcome,
         locate: Callable[[Problem], Problem],
     ) -> None:
-        """Convert ``page`` once ``future`` is done; ``locate`` places its run's problems in
-        the page's source (:meth:`lessonkit.core.page.Page.locate`)."""
+        """Convert ``page`` once ``future`` is done; ``locate`` places its problems."""
         self._waiting.append(_Waiting(page, markdown, program, future, locate))
 
     def convert(
@@ -56,15 +52,8 @@ class Deferred:
         files: Files,
         prepare: Callable[[str, Program, PageResult], None],
     ) -> None:
-        """Convert every waiting page; LessonError with every failed page's problems.
-
-        Pages are converted as their runs finish, not in the navigation's order: the build
-        does not wait for one page's code while others' results are ready to convert (a page's
-        conversion does not depend on which pages were converted before it, as MkDocs' own
-        pass already converts some pages now and others here). The problems are reported in
-        the navigation's order. ``prepare(markdown, program, result)`` hands a page's run to
-        the execute extension.
-        """
+        """Convert each waiting page as its run finishes; LessonError with every failed page's
+        problems, in the navigation's order."""
         pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
         for index, item in enumerate(self._waiting):
             pages.setdefault(item.future, []).append((index, item))
@@ -88,9 +77,7 @@ class Deferred:
 
 
 def _as_finished(outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
-    """``outcomes`` as they finish: results there already first (``as_completed`` takes no
-    :class:`~lessonkit.execute.engine.Ready`), then runs as they end; none is held here once
-    handed on, so a converted page's run can be let go of."""
+    """``outcomes`` as they finish, ready ones first; none is held once handed on."""
     ready = [o for o in outcomes if not isinstance(o, Future)]
     finishing = as_completed([o for o in outcomes if isinstance(o, Future)])
     while ready:

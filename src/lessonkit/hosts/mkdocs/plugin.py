@@ -139,8 +139,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.runs.failed()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
-        """Read a page once per build; start its code now (unless its cache entry may serve
-        it), so pages run while others render."""
+        """Read a page once per build and start its code now, so pages run while others render."""
         path, where = Path(file.abs_src_path or ""), self._where(file)
         lesson = self.preview.read(file, lambda: read_lesson(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson

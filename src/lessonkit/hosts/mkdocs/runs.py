@@ -1,10 +1,9 @@
 """The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
 
-A build starts every page with no cache entry as soon as it is read (``on_files``), so code
-runs while MkDocs converts other pages; the rest are looked up just before their checks
-(``on_pre_page``). A page whose run is not done when MkDocs converts it is converted once it is
-(:mod:`lessonkit.hosts.mkdocs.deferred`). A whole build lets go of each result once its page is
-converted; ``mkdocs serve`` keeps them, and the workers, for the next rebuild.
+A page without a cache entry starts when it is read (``on_files``), so code runs while MkDocs
+converts other pages; a page not done when MkDocs converts it is converted in ``on_env``
+(:mod:`.deferred`). A build lets go of each result once its page is converted; a serve keeps
+them, and the workers, for the next rebuild.
 """
 
 from __future__ import annotations
@@ -50,8 +49,8 @@ class Runs:
         keep_current: bool,
         kept: Callable[[str], bool],
     ) -> None:
-        """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
-        notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
+        """Set up this build's runs; ``kept(page)``: whose result outlives conversion (a
+        notebook's); ``keep_current``: a dirty rebuild's cache."""
         self._deferred, self._kept = Deferred(), kept
         if not settings.execute:
             return
@@ -63,13 +62,11 @@ class Runs:
         config.markdown_extensions.append(self._execute)
 
     def warm_up(self, options: LessonkitConfig) -> None:
-        """On a site's first build, start the zygote as soon as MkDocs has read lessonkit's
-        ``options`` (``on_startup``): its imports overlap the rest of MkDocs' start."""
+        """On a site's first build, start the zygote at ``on_startup``."""
         warm_up_if_first_build(settings_of(options), root_of(options))
 
     def start(self, lesson: Lesson, *, changed: bool) -> None:
-        """Start a read page's code now, unless its cache entry may serve it (or, in a dirty
-        rebuild, it did not change)."""
+        """Start a read page's code now, unless the cache may serve it or it is unchanged."""
         with suppress(LessonError):  # wrong block options: reported by the page's checks
             if self.engine and lesson.program.steps and changed:
                 self.engine.start(lesson.program, lesson.where, lesson.text)
@@ -81,8 +78,7 @@ class Runs:
                 self.engine.submit(lesson.program, lesson.where, lesson.text)
 
     def convert(self, page: Page, lesson: Lesson, markdown: str, final: str) -> str:
-        """The Markdown MkDocs converts for ``page``: ``final`` once its run is done and
-        well, else nothing for now (converted in :meth:`finish`)."""
+        """The Markdown MkDocs converts: ``final`` once run well, else ``""`` for now."""
         if self.engine is None:
             return final
         with reported():
@@ -95,9 +91,7 @@ class Runs:
         return final
 
     def finish(self, config: MkDocsConfig, files: Files) -> None:
-        """Convert the pages that waited for their runs (``on_env``). A build that does not
-        serve then lets its workers go: every page has run, and they exit while MkDocs writes
-        the site (a page that still has to run starts a new one)."""
+        """Convert the pages that waited ; a build that does not serve lets workers go."""
         if self.engine:
             self._deferred.convert(config, files, self._prepare)
         if self.engine and not self.serving:
@@ -109,21 +103,19 @@ class Runs:
         return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
 
     def built(self) -> None:
-        """Log what ran and what came from the cache (the benchmark reads it too); after a
-        whole build the cache keeps what it used, and no more (serve keeps the workers)."""
+        """Log what ran and what came from the cache; a whole build prunes the cache."""
         if self.engine:
             log.info(f"lessonkit: {self.engine.summary()}")
         if not self.serving:
             self.close(prune=True)
 
     def failed(self) -> None:
-        """A build stopped: stop the workers, unless a serve's next rebuild will want them."""
+        """A build stopped: stop the workers, unless a serve will want them."""
         if not self.serving:
             self.close()
 
     def modules(self) -> set[str]:
-        """The source files of the modules the pages' code imported in this build, or in the
-        last one (``mkdocs serve --clean`` closes the engine after each build)."""
+        """The source files of the modules the pages imported (this build's or the last)."""
         return self.engine.module_sources() if self.engine else self._modules
 
     def close(self, *, prune: bool = False) -> None:
