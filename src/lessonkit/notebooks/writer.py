@@ -1,12 +1,9 @@
-"""A lesson page as a Jupyter notebook: its prose and code as cells, with the outputs the build got.
+"""A lesson page as a Jupyter notebook: its prose and code as cells, with the build's outputs.
 
-The notebook is made from the page's program and the result the build already has (nothing runs
-again): prose becomes Markdown cells with inline values filled in, each ``python exec`` block a
-code cell with its printed output and figures, each doctest example a code cell with its output.
-
-It is written as nbformat 4.5 JSON, byte for byte as ``nbformat.writes`` would write it, without
-importing nbformat: its import and schema check cost about 0.3 s, on every build of a site with a
-notebook page, warm ones too. The tests check each notebook against nbformat's schema instead.
+Nothing runs again: prose becomes Markdown cells with inline values filled in, each ``python
+exec`` block a code cell with its output and figures, each doctest example a code cell. Written
+byte for byte as ``nbformat.writes`` would, without importing nbformat (0.3 s on every build
+of a site with a notebook, warm ones too); the tests check each against nbformat's schema.
 
 >>> from lessonkit.execute.program import parse_program
 >>> from lessonkit.execute.runner import run_program
@@ -37,15 +34,13 @@ from typing import Any
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult, StepResult
 
-Notebook = dict[str, Any]
-"""A notebook as nbformat holds it in memory: strings whole (files split them into lines)."""
+Notebook = dict[str, Any]  # as nbformat holds it in memory: strings whole
 
 METADATA = {
     "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
     "language_info": {"name": "python"},
 }
-SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")
-"""Output data that nbformat writes as a list of lines."""
+SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")  # written as lines
 
 
 def page_notebook(
@@ -57,11 +52,9 @@ def page_notebook(
     url: str = "",
     name: str = "",
 ) -> Notebook:
-    """The notebook of a page whose body is ``text``; ``result`` None gives cells without output.
-
-    With ``title``, the first cell says which lesson (and, with ``url``, where) it comes from.
-    ``name`` is the notebook's file name: a line of prose linking to it is left out.
-    """
+    """The notebook of the page whose body is ``text`` (``result`` None: no outputs); with
+    ``title`` (and ``url``) a first cell says where it comes from; a prose line linking to ``name``
+    (its own file) is left out."""
     outputs = result.steps if result else [StepResult() for _ in program.steps]
     lines = _fill_values(text.split("\n"), program, result)
     if name:
@@ -157,10 +150,8 @@ def _preface(title: str, url: str, ran: bool) -> str:
 
 
 def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
-    """A Markdown cell of the prose after a block that was indented by ``indent``.
-
-    Prose that goes on at the block's indent (in the same list item or admonition) loses it: in
-    a cell of its own it would read as code. The rest is kept as written.
+    """A Markdown cell of the prose after a block indented by ``indent``, which loses it
+    while it goes on at that indent (in a cell of its own it would read as code).
 
     >>> _prose_cell(["", "    More on step 1.", "", "Back at the top."], "    ")["source"]
     'More on step 1.\\n\\nBack at the top.'
@@ -175,7 +166,7 @@ def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
 
 
 def _fill_values(lines: list[str], program: Program, result: PageResult | None) -> list[str]:
-    """``lines`` with each inline value replaced by its text (left as written, without a result)."""
+    """``lines`` with each inline value replaced by its text (as written, without a result)."""
     if result is None:
         return lines
     values = [
