@@ -42,6 +42,10 @@ from lessonkit.core.page import Origins
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
 
+METADATA = {
+    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+    "language_info": {"name": "python"},
+}
 TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
     "hide-input": ({"source": "hide"}, 'the code is not shown, its output is (`source="hide"`)'),
     "remove-input": ({"source": "hide"}, "the same as `hide-input`"),
@@ -405,9 +409,7 @@ def _written(options: Mapping[str, str]) -> list[str]:
 
 
 def notebook(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """An nbformat 4.5 notebook of ``cells`` (each given a stable id)."""
-    from lessonkit.notebooks.writer import METADATA
-
+    """An nbformat 4.5 notebook of ``cells`` (stable ids: the same page gives the same bytes)."""
     cells = list(cells)
     for number, cell in enumerate(cells):
         cell["id"] = f"cell-{number}"

@@ -33,13 +33,10 @@ from typing import Any
 
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult, StepResult
+from lessonkit.notebooks.convert import code, markdown, notebook
 
 Notebook = dict[str, Any]  # as nbformat holds it in memory: strings whole
 
-METADATA = {
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"},
-}
 SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")  # written as lines
 
 
@@ -59,7 +56,7 @@ def page_notebook(
     lines = _fill_values(text.split("\n"), program, result)
     if name:
         lines = ["" if f"]({name})" in line else line for line in lines]
-    cells = [_markdown(_preface(title, url, ran=result is not None))] if title else []
+    cells = [markdown(_preface(title, url, ran=result is not None))] if title else []
     position, indent = 0, ""
     for step, span, out in zip(program.steps, program.spans, outputs, strict=True):
         if step.kind == "value":
@@ -72,15 +69,13 @@ def page_notebook(
             cells += _doctest_cells(out.text if result else step.source)
     cells.append(_prose_cell(lines[position:], indent))
     cells = [cell for cell in cells if cell["source"].strip()]
-    for number, cell in enumerate(cells):
-        cell["id"] = f"cell-{number}"  # stable ids: the same page gives the same bytes
-    return {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
+    return notebook(cells)
 
 
 def notebook_bytes(notebook: Notebook) -> bytes:
     """``notebook`` as the bytes of an ``.ipynb`` file, laid out as nbformat lays it out.
 
-    >>> print(notebook_bytes({"cells": [_markdown("Hi\\nthere")], "metadata": {}}).decode())
+    >>> print(notebook_bytes({"cells": [markdown("Hi\\nthere")], "metadata": {}}).decode())
     {
      "cells": [
       {
@@ -111,18 +106,8 @@ def notebook_bytes(notebook: Notebook) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
-def _markdown(source: str) -> dict[str, Any]:
-    return {"cell_type": "markdown", "metadata": {}, "source": source}
-
-
 def _code(source: str, outputs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "cell_type": "code",
-        "execution_count": None,
-        "metadata": {},
-        "outputs": outputs,
-        "source": source,
-    }
+    return {**code(source), "outputs": outputs}
 
 
 def _display(data: dict[str, str], result: bool = False) -> dict[str, Any]:
@@ -162,7 +147,7 @@ def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
             kept = number
             break
     inside = [line.removeprefix(indent) for line in lines[:kept]]
-    return _markdown("\n".join(inside + lines[kept:]).strip("\n"))
+    return markdown("\n".join(inside + lines[kept:]).strip("\n"))
 
 
 def _fill_values(lines: list[str], program: Program, result: PageResult | None) -> list[str]:

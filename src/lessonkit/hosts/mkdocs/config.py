@@ -13,7 +13,6 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from lessonkit.core.settings import OPTIONS, Option, Settings
-from lessonkit.hosts import missing_extensions
 
 
 def _config_option(option: Option) -> c.BaseConfigOption[Any]:
@@ -41,8 +40,3 @@ def root_of(config: base.Config) -> Path:
 def settings(config: base.Config) -> Settings:
     """The plugin's validated options as lessonkit's :class:`Settings`."""
     return Settings(**{option.name: config[option.name] for option in OPTIONS})
-
-
-def add_missing_extensions(extensions: list[Any]) -> None:
-    """Add what lessonkit's features render with and the site does not list."""
-    extensions.extend(missing_extensions(extensions))

@@ -13,18 +13,22 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from lessonkit import resources
-from lessonkit.checks.recipe import check_page
+from lessonkit.checks.markdown_setup import MarkdownSetup
+from lessonkit.checks.recipe import Context, check_page
+from lessonkit.core.settings import Settings
 from lessonkit.execute import figure_slots
+from lessonkit.execute.engine import Engine
+from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
-from lessonkit.hosts.mkdocs.checks import site_context
-from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
-from lessonkit.path.printpage import HOME, home_link
+from lessonkit.path import HOME, PRINT_PAGE, home_link
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
     from mkdocs.livereload import LiveReloadServer
@@ -50,7 +54,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.figures = Waiting()  # from on_page_content until on_post_page
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
-        add_missing_extensions(config.markdown_extensions)
+        config.markdown_extensions.extend(missing_extensions(config.markdown_extensions))
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
@@ -149,3 +153,28 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _where(self, file: File) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
         return os.path.relpath(file.abs_src_path or file.src_uri, self.root)
+
+
+def site_context(
+    files: Files,
+    config: MkDocsConfig,
+    settings: Settings,
+    glossary: SiteGlossary | None,
+    *,
+    printed: bool,
+    engine: Engine | None,
+) -> Context:
+    """The site as a page's checks know it: its pages (generated ones too), terms, options
+    and extensions; with ``engine``, code that ran is not compiled again."""
+    docs = Path(config.docs_dir)
+    context = Context(
+        docs,
+        glossary.glossary if glossary else None,
+        known_pages=[docs / f.src_uri for f in files.documentation_pages()],
+        virtual_pages=frozenset([PRINT_PAGE] if printed else []),
+        settings=settings,
+        markdown=MarkdownSetup.of(config.markdown_extensions, config.mdx_configs),
+    )
+    if engine:
+        context.ran = engine.ran
+    return context
