@@ -134,7 +134,7 @@ line, # ---) is never closed
         hint = "end the header with a line # --- before the first cell"
         raise LessonError([Problem(message, first + 1, hint, path=where)])
     try:
-        return _plain(jupytext.reads(text, fmt="py:percent"))
+        return json.loads(json.dumps(jupytext.reads(text, fmt="py:percent")))  # plain dicts
     except Exception as error:  # jupytext raises what its parsers (and nbformat) raise
         detail = str(error).strip().split("\n")[0][:100] or type(error).__name__
         line = _refused_at(lines)
@@ -185,15 +185,6 @@ def _validate(data: dict[str, Any], where: str) -> None:
         hint = "open it in Jupyter and save it again"
         path = f"{where}:cell {int(at[1]) + 1}" if cell else where
         raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
-
-
-def _plain(value: Any) -> Any:
-    """A NotebookNode as plain dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- converting ------------------------------------------------------------------------------

@@ -24,14 +24,7 @@ from lessonkit.execute.results import PageResult
 
 def wants_notebook(page: Page) -> bool:
     """Whether the page is a notebook lesson, or its front matter says ``notebook: true``."""
-    if page.origins is not None:
-        return True
-    if not page.front_matter or "notebook" not in page.front_matter:
-        return False  # most pages: no YAML read here (build speed)
-    try:
-        return page.meta.get("notebook") is True
-    except LessonError:
-        return False  # unreadable front matter fails the page's own check
+    return page.origins is not None or page.valid_meta.get("notebook") is True
 
 
 def notebook_path(page: Page) -> str:

@@ -79,8 +79,8 @@ class _Converted(NamedTuple):
 
 
 class TermIds:
-    """:func:`used_term_ids` per page HTML, kept for one build (an unconverted page's HTML is
-    not parsed again: an HTML parse of every page is most of a 200-page prose save)."""
+    """:func:`used_term_ids` per page HTML, kept one build: an unconverted page is not parsed
+    again (measured 5.6 s for 200 pages of 26 KB, at each save of a 200-page preview)."""
 
     def __init__(self) -> None:
         self._ids: dict[str, list[str]] = {}
