@@ -42,12 +42,8 @@ from lessonkit.notebooks.convert import TAGS, code, convert, markdown, notebook,
 
 __all__ = ["convert", "markdown_notebook", "strip_outputs"]
 
-_AS_TAG = {
-    (("source", "hide"),): "hide-input",
-    (("output", "none"),): "remove-output",
-    (("output", "none"), ("source", "hide")): "remove-cell",
-}
-assert all(TAGS[tag][0] == dict(options) for options, tag in _AS_TAG.items())
+_AS_TAG = {tuple(sorted(o.items())): t for t, (o, _) in reversed(TAGS.items()) if o}  # 1st wins
+_SHOWN = {option for options in _AS_TAG for option in options}
 
 
 def markdown_notebook(text: str, where: str) -> dict[str, Any]:
@@ -77,9 +73,6 @@ def markdown_notebook(text: str, where: str) -> dict[str, Any]:
         raise LessonError(problems)
     cells.append(markdown("\n".join(body_lines[position:]).strip("\n")))
     return notebook(c for c in cells if c["cell_type"] != "markdown" or c["source"])
-
-
-_SHOWN = {("source", "hide"), ("output", "none")}
 
 
 def strip_outputs(file: Path) -> bool:

@@ -1,8 +1,4 @@
-"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, from the one schema (``core.settings``).
-
->>> sorted(LessonkitConfig._schema)[0][0]
-'assets_dir'
-"""
+"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, from the one schema (``core.settings``)."""
 
 from __future__ import annotations
 

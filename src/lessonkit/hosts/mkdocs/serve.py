@@ -56,16 +56,11 @@ def stamp(path: str | Path | None) -> Stamp:
     return (info.st_mtime_ns, info.st_size) if info else None
 
 
-class _DirtyNotice(logging.Filter):
+def _dirty_notice(record: logging.LogRecord) -> bool:
     """MkDocs' dirty-build warning, as information: lessonkit makes the dirty build right."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno == logging.WARNING and str(record.msg).startswith(DIRTY_WARNING):
-            record.levelno, record.levelname = logging.INFO, "INFO"
-        return True
-
-
-_NOTICE = _DirtyNotice()
+    if record.levelno == logging.WARNING and str(record.msg).startswith(DIRTY_WARNING):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+    return True
 
 
 class _Converted(NamedTuple):
@@ -135,7 +130,7 @@ class Preview:
         self._bell: Path | None = None  # under serve: watched, touched when a stale page ran
         if active:
             for host in ("mkdocs", "properdocs"):
-                logging.getLogger(f"{host}.commands.build").addFilter(_NOTICE)  # once
+                logging.getLogger(f"{host}.commands.build").addFilter(_dirty_notice)  # once
 
     def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
         """The site's glossary, read again only when its file or the options changed."""
