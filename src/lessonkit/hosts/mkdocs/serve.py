@@ -184,18 +184,18 @@ class Preview:
     def _convert(self, src_uri: str, changed: bool, stale: Program | None) -> bool:
         """Whether this rebuild converts the page (changed, unknown, or its background run
         done); queue a ``stale`` page's run under serve."""
-        owed = self._owed.pop(src_uri, None)
+        owed = self._owed.get(src_uri)
         if changed or src_uri not in self._pages:
             self._stale.pop(src_uri, None)
+            self._owed.pop(src_uri, None)
             return True
         if src_uri in self._stale or (owed is not None and not owed.done()):
-            if owed is not None:  # waiting, or running: its old content stands
-                self._owed[src_uri] = owed
-            return False
-        if owed is not None or stale is None:  # its run is done: convert it now
-            return owed is not None
-        if self._bell is None:  # not under serve: it runs in this build
+            return False  # waiting, or running: its old content stands
+        if owed is not None:  # its run is done: convert it now
+            del self._owed[src_uri]
             return True
+        if stale is None or self._bell is None:  # its result holds; or not serving: runs now
+            return stale is not None
         self._stale[src_uri] = (stale, self._lessons[src_uri][1])
         return False
 
