@@ -32,10 +32,7 @@ class SearchEntries:
 
 
 def merge(
-    entries: list[dict],
-    urls: list[str],
-    converted: list[str],
-    remembered: dict[str, list[dict]],
+    entries: list[dict], urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
 ) -> list[dict]:
     """``entries`` made whole: per page of ``urls``, this run's entries if ``converted``, else the
     ``remembered`` ones (updated here); then other pages' entries; pages gone left out.
