@@ -1,4 +1,4 @@
-"""Pages converted once their code is done (``hosts/mkdocs/deferred.py``): a cold build converts
+"""Pages converted once their code is done (``hosts/mkdocs/runs.py``): a cold build converts
 most pages there, and holds no converted page's run while the others wait."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.results import PageResult, StepResult
-from lessonkit.hosts.mkdocs.deferred import Deferred
+from lessonkit.hosts.mkdocs.runs import Deferred
 
 
 class Page:

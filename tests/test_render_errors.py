@@ -115,7 +115,7 @@ def test_a_page_converted_once_its_code_ran_is_reported_at_its_line(
     tmp_path: Path, mkdocs_build_shared
 ):
     """A page whose code is still running when MkDocs reaches it is converted once it ran
-    (``hosts/mkdocs/deferred.py``): its lesson is held until then, so a problem found while it
+    (``hosts/mkdocs/runs.py``): its lesson is held until then, so a problem found while it
     renders still has its line."""
     root = site(tmp_path, "replace('    Not quite. The scores can be any numbers.', '')")
     page = root / "docs" / "index.md"

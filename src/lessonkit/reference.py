@@ -1,10 +1,5 @@
 """The configuration reference, made from each feature's own schema so it cannot drift.
 
-Every plugin option (:data:`lessonkit.core.settings.OPTIONS`), every front-matter key
-(:data:`lessonkit.checks.frontmatter.KNOWN_KEYS` with :data:`FRONT_MATTER`) and every block
-option (:data:`lessonkit.execute.program.EXEC_OPTIONS`, the quiz's ``type``) as Markdown tables.
-"About: Configuration" prints them when the site is built.
-
 >>> print(plugin_options().splitlines()[2])
 | `assets_dir` | str | `'assets/lessonkit'` | Where lessonkit's CSS and JS are placed in the built site (loaded once, never inlined). |
 >>> set(FRONT_MATTER) == set(KNOWN_KEYS["lessonkit"])
@@ -29,7 +24,6 @@ FRONT_MATTER = {
     "path": "`true` puts the page on the learning path (progress, the printable path) outside "
     'the nav section "Learning path"; `false` takes it off.',
 }
-"""What each of lessonkit's own front-matter keys does."""
 
 
 def _row(*cells: str) -> str:
@@ -79,7 +73,7 @@ def block_options() -> str:
 
 
 def notebook_cells() -> str:
-    """What a notebook lesson's cell tags and metadata mean (the tables the reader uses).
+    """What a notebook lesson's cell tags and metadata mean.
 
     >>> print(notebook_cells().splitlines()[2])
     | tag `hide-input` | the code is not shown, its output is (`source="hide"`) |

@@ -1,10 +1,6 @@
-"""Host adapters: each one wires a site generator to lessonkit's features, and only wires.
-
-- :mod:`.mkdocs`: the MkDocs (and ProperDocs) plugin;
-- :mod:`.zensical`: the Markdown extension a Zensical site lists in ``markdown_extensions``;
-- :mod:`.standalone`: what any host without plugins uses: one site's state, every feature of
-  one page as a Markdown extension, and ``lessonkit prepare`` (the site-level outputs).
-"""
+"""Host adapters, which only wire: :mod:`.mkdocs` (MkDocs, ProperDocs), :mod:`.zensical`, and
+:mod:`.standalone` (any host without plugins: one page's features as an extension, ``lessonkit
+prepare`` for the site-level outputs)."""
 
 from __future__ import annotations
 
@@ -24,9 +20,8 @@ def extension_name(extension: str | Extension) -> str:
 
 
 def missing_extensions(listed: Iterable[str | Extension]) -> list[str | Extension]:
-    """What lessonkit's features render with that the site does not list: its quiz block,
-    fenced code (for the code an executed block shows) and attribute lists (the glossary page's
-    anchors). A site that lists them keeps its own settings for them.
+    """What lessonkit's features render with that the site does not list (its quiz,
+    fenced code, attribute lists); a listed one keeps the site's settings.
 
     >>> [extension_name(e) for e in missing_extensions(["attr_list", "fenced_code"])]
     ['lessonkit.quiz']

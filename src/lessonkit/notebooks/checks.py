@@ -8,8 +8,7 @@ from pathlib import Path
 
 
 def stored_cells(text: str) -> list[int]:
-    """The cells (numbered from 1) of the ``.ipynb`` JSON ``text`` that carry stored outputs
-    or an execution count; none when it is not a notebook's JSON (its own error says so).
+    """The cells (from 1) of the ``.ipynb`` JSON ``text`` with stored outputs or a count.
 
     >>> stored_cells('{"cells": [{"outputs": []}, {"execution_count": 3, "outputs": []}]}')
     [2]
@@ -26,9 +25,8 @@ def stored_cells(text: str) -> list[int]:
 
 
 def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = str) -> str:
-    """One line for ``lessonkit check`` naming the notebooks among ``files`` that carry stored
-    outputs (``""``: none). Not a problem of any page, nor a warning that fails a strict
-    build: a page shows what the build computes, whatever the notebook stored.
+    """One line for ``lessonkit check`` naming the notebooks with stored outputs (``""``:
+    none): a note, not a problem (a page shows what the build computes).
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())

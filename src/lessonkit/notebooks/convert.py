@@ -1,19 +1,9 @@
-"""A notebook as the lesson Markdown it stands for, and where each of its lines comes from.
+"""A notebook (``.ipynb``, or a jupytext percent script) as the lesson Markdown it stands for.
 
-A lesson may be a Jupyter notebook (``.ipynb``) or a jupytext percent script (``.py`` with a
-jupytext header). It is read into the lesson Markdown it stands for, and everything else (checks,
-execution, glossary, quiz, resources, the notebook download) runs on that Markdown unchanged:
-
-- a first *raw* cell holding ``---``-delimited YAML is the front matter (jupytext's own
-  convention: it writes a ``.py``'s or ``.md``'s YAML header there);
-- a Markdown cell is kept as written (``{{ }}`` values, ``/// quiz``, glossary marks, ``pycon``);
-- a code cell becomes a ```` ```python exec ```` block whose options come from its tags
-  (:data:`TAGS`) and its ``lessonkit`` metadata (the block options, e.g. ``alt``).
-
-The page's :class:`~lessonkit.core.page.Origins` maps each line back to its cell, so every
-problem names the notebook, the cell and the line in it. Outputs stored in the notebook are never
-shown (the page shows what the build computed), and are no problem of the page: ``lessonkit
-check`` notes them once (:func:`lessonkit.notebooks.checks.stored_outputs_note`).
+A first raw cell of ``---`` YAML is the front matter (jupytext's convention); a Markdown cell is
+kept as written; a code cell becomes a ```` ```python exec ```` block, its options from its tags
+(:data:`TAGS`) and ``lessonkit`` metadata. :class:`~lessonkit.core.page.Origins` maps each line
+back to its cell, so problems name the notebook, cell and line. Stored outputs are never shown.
 
 >>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
 ...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
@@ -35,8 +25,7 @@ Two is {{ x }}.
 >>> made.origins.lines[8], made.origins.lines[6]  # text line 9, print(x): cell 3, line 2
 ((3, 2), (3, 0))
 
-nbformat and jupytext are imported only when a site has a notebook lesson (nbformat with its
-schema check about 0.15 s, jupytext 0.12 s more): a Markdown-only build pays nothing.
+nbformat and jupytext are imported only when a site has a notebook lesson (about 0.3 s).
 """
 
 from __future__ import annotations
@@ -50,10 +39,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessonkit.core.page import Origins
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
 
+METADATA = {
+    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+    "language_info": {"name": "python"},
+}
 TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
     "hide-input": ({"source": "hide"}, 'the code is not shown, its output is (`source="hide"`)'),
     "remove-input": ({"source": "hide"}, "the same as `hide-input`"),
@@ -64,7 +56,7 @@ TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
     ),
     "skip-execution": (None, "the code is shown and not run (a plain `python` code block)"),
 }
-"""Each Jupyter cell tag lessonkit reads: the block options it means, and what it does."""
+"""Each cell tag lessonkit reads: the block options it means, and what it does."""
 REFUSED_TAGS = {
     "raises-exception": "a lesson's code may not fail: catch the exception in the cell and print "
     "what it says (try: ... except ValueError as error: print(error))",
@@ -77,18 +69,17 @@ IGNORED_METADATA = frozenset(
     | {"vscode", "slideshow", "trusted", "id", "name", "jp-MarkdownHeadingCollapsed"}
     | {"lines_to_next_cell", "lines_to_end_of_cell_marker", "cell_marker", "region_name"}
 )
-"""Cell metadata editors (and jupytext, to write a script back as it was) keep for themselves;
-it does not change what a page shows."""
+"""Cell metadata editors and jupytext keep for themselves."""
 JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"output": "none"}}
-"""JupyterLab's ``jupyter`` cell metadata (a collapsed input or output) as block options."""
+"""JupyterLab's collapsed input or output as block options."""
 
 
 # --- reading ---------------------------------------------------------------------------------
 
 
 def parse(text: str, where: str, *, percent: bool = False) -> dict[str, Any]:
-    """The notebook in ``text`` (an ``.ipynb``'s JSON, or a jupytext percent script), checked
-    against nbformat 4's schema; LessonError naming ``where`` when it cannot be read.
+    """The notebook in ``text`` (``.ipynb`` JSON, or a percent script), checked against nbformat
+    4's schema; LessonError naming ``where`` when it cannot be read.
 
     >>> parse('{"cells": [', "docs/a.ipynb")
     Traceback (most recent call last):
@@ -126,8 +117,7 @@ _SCRIPT_HINT = (
 
 
 def _read_script(text: str, where: str) -> dict[str, Any]:
-    """A jupytext percent script as a notebook; LessonError at the line of what jupytext cannot
-    read: an unclosed ``# ---`` header, or the cell whose ``# %%`` line or content it refuses.
+    """A percent script as a notebook; LessonError at the line jupytext cannot read.
 
     >>> _read_script("# ---\\n# title: T\\n\\n# %%\\nx = 1\\n", "a.py")
     Traceback (most recent call last):
@@ -144,7 +134,7 @@ line, # ---) is never closed
         hint = "end the header with a line # --- before the first cell"
         raise LessonError([Problem(message, first + 1, hint, path=where)])
     try:
-        return _plain(jupytext.reads(text, fmt="py:percent"))
+        return json.loads(json.dumps(jupytext.reads(text, fmt="py:percent")))  # plain dicts
     except Exception as error:  # jupytext raises what its parsers (and nbformat) raise
         detail = str(error).strip().split("\n")[0][:100] or type(error).__name__
         line = _refused_at(lines)
@@ -154,8 +144,7 @@ line, # ---) is never closed
 
 
 def _header_end(lines: list[str], first: int) -> int | None:
-    """The index of the line closing a ``# ---`` header opened at ``lines[first]`` (None if the
-    header's comment lines end, or a cell begins, before one does)."""
+    """The index of the line closing a ``# ---`` header opened at ``lines[first]``, or None."""
     for index in range(first + 1, len(lines)):
         line = lines[index]
         if line.rstrip() == "# ---":
@@ -166,8 +155,7 @@ def _header_end(lines: list[str], first: int) -> int | None:
 
 
 def _refused_at(lines: list[str]) -> int:
-    """The file line of the first cell marker (1: the header) from which on jupytext refuses
-    the script: the first one whose cell, added to the cells before, makes it fail."""
+    """The file line of the first cell from which on jupytext refuses the script."""
     import jupytext
 
     markers = [n for n, line in enumerate(lines) if _MARKER.match(line)]
@@ -199,15 +187,6 @@ def _validate(data: dict[str, Any], where: str) -> None:
         raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
 
 
-def _plain(value: Any) -> Any:
-    """A NotebookNode (jupytext's, nbformat's) as plain dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 # --- converting ------------------------------------------------------------------------------
 
 
@@ -217,19 +196,16 @@ class Made:
 
     text: str
     origins: Origins
-    problems: list[tuple[int, Problem]] = field(default_factory=list)
-    """Each with the cell it is in (its line is the cell's, or None for the whole cell)."""
+    problems: list[tuple[int, Problem]] = field(default_factory=list)  # (cell, problem)
 
     def placed(self, where: str) -> list[Problem]:
-        """:attr:`problems` in the notebook named ``where``: ``where:cell N`` (cell 0: at a
-        line of the file itself)."""
+        """The problems in the notebook ``where``: ``where:cell N`` (cell 0: a file line)."""
         return [
             problem.at(f"{where}:cell {cell}" if cell else where) for cell, problem in self.problems
         ]
 
     def in_script(self, starts: list[int]) -> Made:
-        """The same, each line placed in the percent script it was read from, whose cell ``n``
-        begins at file line ``starts[n - 1]`` (its marker, ``# %%``, is the line before)."""
+        """The same, each line placed in the script whose cell ``n`` begins at ``starts[n - 1]``."""
 
         def line(cell: int, within: int) -> int:
             return starts[cell - 1] + within - 1 if within else max(starts[cell - 1] - 1, 1)
@@ -239,15 +215,12 @@ class Made:
         return Made(self.text, origins, problems)
 
 
-_MARKER = lazy(r"# %%(?:\s|$)")
-"""A jupytext percent cell marker: ``# %%``, ``# %% [markdown]``, ``# %% tags=[...]``."""
+_MARKER = re.compile(r"# %%(?:\s|$)")  # a percent cell marker: # %%, # %% [markdown]...
 
 
 def script_starts(text: str, nb: Mapping[str, Any]) -> list[int] | None:
-    """The file line each cell of ``nb`` begins at in the percent script ``text`` it was read
-    from (a header read as the front matter's raw cell begins at line 1; what comes before the
-    first marker, jupytext's cell without one, at its first line); None when the cells and the
-    markers do not pair up (then problems name cells).
+    """The file line each cell of ``nb`` begins at in the percent script ``text``; None
+    when cells and markers do not pair up (then problems name cells).
 
     >>> script = "# ---\\n# title: T\\n# ---\\n\\n# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n"
     >>> script_starts(script, {"cells": [{"cell_type": "raw"}, {}, {}]})
@@ -315,14 +288,12 @@ def convert(nb: Mapping[str, Any]) -> Made:
     return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
 
 
-_FRONT_MATTER = lazy(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
-_ATTACHMENT = lazy(r"attachment:([^\s)\"'>]+)")
-"""An image a Markdown cell links to inside the cell (Jupyter's pasted images)."""
+_FRONT_MATTER = re.compile(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
+_ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")  # Jupyter's pasted images
 
 
 def _attached(text: str, attachments: Mapping[str, Any], problem: Any) -> str:
-    """``text`` with each ``attachment:NAME`` link made the attached image, as a data URL;
-    ``problem(message, hint)`` is told a name the cell does not hold.
+    """``text`` with each ``attachment:NAME`` link made a data URL of the attached image.
 
     >>> png = {"x.png": {"image/png": "iVBORw0KGgo="}}
     >>> _attached("![a](attachment:x.png)", png, print)
@@ -368,8 +339,8 @@ def _longest_backticks(text: str) -> int:
 
 
 def _cell_options(cell: Mapping[str, Any], problem: Any) -> tuple[list[str], dict[str, str], bool]:
-    """A cell's tags, the block options its tags and metadata mean, and whether it is not run;
-    ``problem(message, hint)`` is told each tag or key that means nothing here."""
+    """A cell's tags, the block options they and its metadata mean, and whether it is not
+    run; ``problem(message, hint)`` hears of each tag or key that means nothing here."""
     metadata = cell.get("metadata") or {}
     tags = [str(t) for t in metadata.get("tags") or []]
     options: dict[str, str] = {}
@@ -418,7 +389,7 @@ _METADATA_HINT = (
 
 
 def _written(options: Mapping[str, str]) -> list[str]:
-    """Block options as a fence writes them: ``name="value"``, in a stable order."""
+    """Block options as a fence writes them, in a stable order."""
     return [
         f'{name}="{value}"' if not set(value) & set('"\\') else f"{name}={shlex.quote(value)}"
         for name, value in sorted(options.items())
@@ -429,9 +400,7 @@ def _written(options: Mapping[str, str]) -> list[str]:
 
 
 def notebook(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """An nbformat 4.5 notebook of ``cells`` (each given a stable id)."""
-    from lessonkit.notebooks.writer import METADATA
-
+    """An nbformat 4.5 notebook of ``cells`` (stable ids: the same page gives the same bytes)."""
     cells = list(cells)
     for number, cell in enumerate(cells):
         cell["id"] = f"cell-{number}"
@@ -447,7 +416,7 @@ def markdown(source: str) -> dict[str, Any]:
 
 
 def code(source: str, tags: Iterable[str] = (), **options: str) -> dict[str, Any]:
-    """A code cell without output; ``tags`` and block ``options`` as its metadata holds them."""
+    """A code cell without output; ``tags`` and block ``options`` in its metadata."""
     metadata: dict[str, Any] = {"tags": list(tags)} if tags else {}
     if options:
         metadata["lessonkit"] = dict(options)

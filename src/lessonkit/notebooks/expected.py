@@ -1,11 +1,8 @@
 """A cell that fails on purpose: Jupyter Book's ``raises-exception`` tag.
 
-A teaching notebook shows an error on purpose (a broadcasting mistake, a ``KeyError``). With
-the tag, the page shows the exception as Jupyter does: its type, the cell's own lines that led
-to it (no frames inside libraries), its message (:func:`shown`). The build fails when a tagged
-cell stops raising (:func:`not_raised`): the page would show an error that no longer happens.
-An exception the page's limits raise (timeout, memory, output) is never the expected one
-(:func:`expected`). A failing cell without the tag stays an error at its ``cell N:line``.
+The page shows the exception as Jupyter does (:func:`shown`); the build fails when a tagged cell
+stops raising (:func:`not_raised`); a page's limits (timeout, memory) are never the expected
+exception (:func:`expected`).
 """
 
 from __future__ import annotations
@@ -16,10 +13,8 @@ from collections.abc import Callable
 from lessonkit.core.problems import Problem
 
 TAG = "raises-exception"
-RULE = "-" * 75
-"""The rule above a traceback in Jupyter."""
-Place = tuple[str, int]
-"""A line as a reader knows it: a heading (``Cell In[3], line 2``) and the line's number."""
+RULE = "-" * 75  # above a traceback in Jupyter
+Place = tuple[str, int]  # a line as a reader knows it: ("Cell In[3], line 2", 2)
 
 
 def _line(number: int) -> Place:
@@ -27,8 +22,8 @@ def _line(number: int) -> Place:
 
 
 def expected(error: BaseException) -> bool:
-    """Whether ``error`` may be a tagged cell's expected exception: an ``Exception`` that is not
-    the page running out of memory (an exit, an interrupt, a timeout, an output limit are not).
+    """Whether ``error`` may be a tagged cell's expected exception (not an exit, interrupt or
+    running out of memory).
 
     >>> expected(ValueError("shapes")), expected(KeyboardInterrupt()), expected(MemoryError())
     (True, False, False)
@@ -37,9 +32,8 @@ def expected(error: BaseException) -> bool:
 
 
 def shown(error: BaseException, path: str, place: Callable[[int], Place] = _line) -> str:
-    """``error`` as Jupyter shows it, the traceback cut to the frames of the page's own code
-    (file ``path``, its lines in :mod:`linecache`, as the runner puts them); ``place(line)``
-    names a page line as the reader knows it (a notebook: ``("Cell In[3], line 2", 2)``).
+    """``error`` as Jupyter shows it, cut to the frames of the page's own code (file ``path``);
+    ``place(line)`` names a line as the reader knows it.
 
     >>> import linecache
     >>> source = "def half(n):\\n    return n / 0\\nhalf(4)\\n"
@@ -69,8 +63,7 @@ def shown(error: BaseException, path: str, place: Callable[[int], Place] = _line
 
 
 def not_raised(line: int) -> Problem:
-    """The error when a cell tagged ``raises-exception`` ran without raising (``line``: the
-    cell's, as the runner blames a block).
+    """The error when a tagged cell raised nothing.
 
     >>> print(not_raised(4).format())
     <markdown>:4: error: the cell is tagged raises-exception but raised no exception

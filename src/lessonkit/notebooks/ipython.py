@@ -1,27 +1,11 @@
 """A notebook cell's IPython semantics in a page's process, through IPython's own machinery.
 
-A notebook was written for IPython: ``%timeit``, ``!ls``, ``%%bash``, ``display()``, a
-DataFrame shown as an HTML table. lessonkit runs it in the page's own process (its cache,
-timeouts and ``file:cell N:line`` errors), not in a kernel:
-
-- :func:`prepare_cell` turns a cell's IPython syntax into Python, with IPython's
-  ``TransformerManager``: ``%timeit x`` becomes ``get_ipython().run_line_magic('timeit', 'x')``,
-  line for line (a cell magic is one line, padded with blank ones), so errors keep their lines.
-  A cell that is plain Python is returned as it is, without importing IPython (0.4 s).
-- :func:`bind` makes the ``InteractiveShell`` (once a process, about 0.1 s) whose namespace is
-  the page's: ``get_ipython()`` and ``display`` are in it, and magics see the page's names.
-  It writes nothing under ``~/.ipython`` (its profile is a temporary folder, no history).
-  ``%matplotlib`` does nothing (lessonkit draws the figures); ``!cmd`` runs through ``bash``
-  in the working folder with its output and errors in the cell's output, in order; ``%pip``
-  and ``%conda`` do nothing when what they name is installed, and fail otherwise (a build
-  installs nothing).
-- :class:`DisplayCapture` collects what ``display()`` publishes through the shell's display
-  publisher, each with the place in the printed output it came at; :func:`value_bundle` is
-  the rich repr of a cell's last value, as the shell's display formatter makes it;
-  :func:`best_output` picks what a page shows of one (:data:`PREFERENCE`).
-
-``%timeit`` and ``%time`` print times that differ from run to run: the page shows the run that
-made the cached result, and shows it again until the cell (or what it reads) changes.
+:func:`prepare_cell` turns IPython syntax (``%timeit``, ``!ls``, ``%%bash``) into Python line for
+line, so errors keep their lines; :func:`bind` makes the process's ``InteractiveShell`` over the
+page's namespace (nothing written under ``~/.ipython``; ``%matplotlib`` does nothing; ``!cmd``
+runs through bash; ``%pip`` fails unless installed); :class:`DisplayCapture` collects what
+``display()`` publishes; :func:`value_bundle` and :func:`best_output` choose what a value shows.
+A ``%timeit`` shows the run that made the cached result.
 """
 
 from __future__ import annotations
@@ -43,7 +27,8 @@ PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/
 
 
 def prepare_cell(source: str) -> str:
-    """``source`` as Python the runner can execute, its lines where they were.
+    """``source`` as Python the runner can execute, its lines where they were (plain Python
+    as it is, without importing IPython; code that is not Python even for IPython as it was).
 
     >>> prepare_cell("x = 1")
     'x = 1'
@@ -54,9 +39,6 @@ def prepare_cell(source: str) -> str:
     <BLANKLINE>
     >>> prepare_cell("%%bash\\necho hi\\nls").count("\\n")  # three lines still
     2
-
-    Code that is not Python even for IPython comes back as it was: its SyntaxError names the
-    author's line, not a transformed one.
     """
     try:
         ast.parse(source)
@@ -74,10 +56,8 @@ def prepare_cell(source: str) -> str:
 
 
 def bind(namespace: dict[str, Any]) -> Any:
-    """The process's ``InteractiveShell``, its user namespace ``namespace`` (a page's): made
-    on first use, rebound for the next page. ``get_ipython`` and ``display`` go into it (not
-    into ``builtins``, where IPython puts them: libraries that look for IPython there would
-    take the page for a notebook front end)."""
+    """The process's ``InteractiveShell`` over ``namespace`` (a page's); ``get_ipython`` and
+    ``display`` go there, not into ``builtins`` (libraries would take the page for Jupyter)."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.display import display
 
@@ -95,8 +75,7 @@ def bind(namespace: dict[str, Any]) -> Any:
 
 
 def _quiet_profile() -> dict[str, Any]:
-    """A shell's arguments that keep it out of ``~/.ipython``: no history, a profile folder in
-    the temporary folder, one for every page process (IPython only makes its empty folders)."""
+    """A shell's arguments that keep it out of ``~/.ipython``: no history, a temporary profile."""
     import tempfile
 
     from IPython.core.profiledir import ProfileDir
@@ -112,8 +91,6 @@ def _shell_class() -> type:
     from IPython.core.interactiveshell import InteractiveShell
 
     class PageShell(InteractiveShell):
-        """IPython's shell as a page's process needs it."""
-
         def init_magics(self) -> None:
             super().init_magics()
             self.register_magic_function(_no_backend, "line", "matplotlib")
@@ -138,8 +115,7 @@ def _no_backend(line: str) -> None:
 
 
 def _installed(line: str) -> None:
-    """``%pip install x``: nothing when ``x`` is installed; else an error (a build installs
-    nothing)."""
+    """``%pip install x``: nothing when ``x`` is installed, else an error (builds install none)."""
     from importlib.metadata import PackageNotFoundError, version
 
     from IPython.core.error import UsageError
@@ -166,20 +142,13 @@ class Shown(NamedTuple):
 
     at: int
     bundle: dict[str, Any]
-    figure: Any = None
-    """A matplotlib figure passed to ``display()`` (drawn by lessonkit, not published)."""
+    figure: Any = None  # a matplotlib figure passed to display(), drawn by lessonkit
 
 
 class DisplayCapture:
-    """While active, what ``display()`` (and ``%%html``, ``%%markdown``...) publishes, in
-    :attr:`shown`; ``tell`` says how much the cell has printed so far (e.g. its stdout
-    buffer's ``tell``), so the runner can put each in its place among the printed text.
-
-    ``IPython.display.display(obj)`` asks the shell's ``display_formatter`` for ``obj``'s
-    mimebundle (``_repr_html_``, ``_repr_png_``... and ``text/plain``) and hands it to the
-    shell's ``display_pub``: this swaps in a publisher that records it. A matplotlib figure
-    passed to ``display()`` is recorded as the figure (lessonkit draws it), not published.
-    ``clear_output()`` forgets what the cell displayed so far, as in Jupyter.
+    """While active, what ``display()`` publishes, in :attr:`shown`, each at ``tell()`` (how
+    much the cell has printed); a matplotlib figure is recorded, not published; ``clear_output()``
+    forgets, as in Jupyter.
 
     >>> from IPython.display import HTML, display
     >>> shell = bind({})
@@ -224,10 +193,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
 def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
-    """The mimebundle a cell's last value shows as (``{}``: nothing): its rich reprs as the
-    shell's display formatter makes them. A value shown only by a default repr with a memory
-    address (``[<matplotlib.lines.Line2D at 0x7f...>]``) shows nothing: it would differ in
-    every build.
+    """The mimebundle a cell's last value shows as (``{}``: nothing; a bare repr with a memory
+    address would differ in every build).
 
     >>> class Table:
     ...     def _repr_html_(self):
@@ -284,8 +251,7 @@ def png_size(data: str | bytes) -> tuple[int, int]:
 
 
 def as_page(mime: str, data: Any, alt: str = "") -> tuple[str, str]:
-    """One output as the runner's output kinds show it: ``("html", ...)``, ``("markdown",
-    ...)`` or ``("text", ...)``. An image gets ``alt`` (the block's), or a generated one.
+    """One output as the runner's output kinds show it; an image gets ``alt`` or a generated one.
 
     >>> as_page("text/markdown", "*hi*"), as_page("text/plain", "3")
     (('markdown', '*hi*'), ('text', '3'))
@@ -313,7 +279,6 @@ alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
 
 @contextmanager
 def cell_shell(namespace: dict[str, Any], tell: Any = lambda: 0) -> Iterator[DisplayCapture]:
-    """:func:`bind` and :class:`DisplayCapture` together: one cell's IPython, as the runner
-    wraps a step's ``exec`` in it."""
+    """:func:`bind` and :class:`DisplayCapture` together: one cell's IPython."""
     with DisplayCapture(bind(namespace), tell) as capture:
         yield capture

@@ -1,23 +1,20 @@
-"""Which files are lessons, and reading one: a Markdown file as it is, a notebook (``.ipynb``,
-or a jupytext percent script) as the lesson Markdown it stands for (:mod:`.convert`, loaded
-only when a site has a notebook lesson)."""
+"""Which files are lessons, and reading one (a notebook as the Markdown it stands for)."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 
 from lessonkit.core.page import Page
-from lessonkit.core.patterns import lazy
 from lessonkit.core.source import read_source
 
-PERCENT_HEADER = lazy(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
-"""A jupytext percent script's YAML header (the ``format_name`` jupytext writes in it)."""
+PERCENT_HEADER = re.compile(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
 
 
 def is_notebook(path: Path, head: str | None = None) -> bool:
-    """Whether the file at ``path`` is a notebook lesson: an ``.ipynb``, or a ``.py`` whose
-    jupytext header says ``format_name: percent`` (``head``: its start, if already read).
+    """Whether ``path`` is a notebook lesson: an ``.ipynb``, or a ``.py`` with a jupytext
+    percent header (``head``: its start, if already read).
 
     >>> is_notebook(Path("a.ipynb")), is_notebook(Path("a.md"))
     (True, False)
@@ -41,9 +38,8 @@ def is_notebook(path: Path, head: str | None = None) -> bool:
 
 
 def lesson_files(folder: Path) -> list[Path]:
-    """Every lesson source under ``folder``: Markdown files and notebooks, sorted; none in a
-    hidden folder (MkDocs leaves them out; Jupyter keeps ``.ipynb_checkpoints/`` there). A
-    dangling symlink is one too (reading it fails, as it fails the build)."""
+    """Every lesson source under ``folder``, sorted; none in a hidden folder (as MkDocs; Jupyter
+    keeps ``.ipynb_checkpoints/`` there). A dangling symlink counts (reading it fails the build)."""
     found = [p for p in folder.rglob("*") if p.suffix in (".md", ".ipynb", ".py")]
     found = [p for p in found if p.is_file() or (p.is_symlink() and not p.exists())]
     shown = [p for p in found if not any(s.startswith(".") for s in p.relative_to(folder).parts)]
@@ -51,15 +47,12 @@ def lesson_files(folder: Path) -> list[Path]:
 
 
 def page_path(source: str) -> str:
-    """The page (in the docs folder) a lesson's source file is: a notebook is its ``.md``
-    (:mod:`lessonkit.notebooks.pages`)."""
+    """The page (in the docs folder) a lesson's source is: a notebook is its ``.md``."""
     return posixpath.splitext(source)[0] + ".md"
 
 
 def read_page(docs: Path, page: str) -> Page:
-    """The lesson that is the page ``page`` (e.g. ``embeddings.md``) of the ``docs`` folder:
-    that Markdown file, or else the notebook (``.ipynb``, or a percent ``.py``) it stands for.
-    Code that reads another lesson (a home page listing its chapters) reads it through this."""
+    """The lesson that is the page ``page`` of ``docs``: that Markdown file, or its notebook."""
     file = docs / page
     if not file.exists():
         for source in (file.with_suffix(".ipynb"), file.with_suffix(".py")):
@@ -69,9 +62,8 @@ def read_page(docs: Path, page: str) -> Page:
 
 
 def read_lesson(file: Path, path: str, where: str) -> Page:
-    """The lesson in ``file`` (``path`` in the docs folder, ``where`` as messages name it): a
-    Markdown file as it is, a notebook as the Markdown it stands for, the page ``x.md`` it is
-    (:func:`page_path`); LessonError if unreadable."""
+    """The lesson in ``file`` (``path`` in the docs, ``where`` in messages): a notebook as the
+    page ``x.md`` it stands for; LessonError if unreadable."""
     if not is_notebook(file):
         return Page.read(file, path, where)
     path = page_path(path)

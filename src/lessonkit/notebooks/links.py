@@ -1,11 +1,8 @@
 """Links by a notebook's own name: ``x.ipynb`` and ``sub/x.ipynb#Some-Heading``.
 
-Notebooks link to each other by ``.ipynb`` name, in Jupyter, on GitHub and in every notebook
-book, and name a heading Jupyter's way: its text with hyphens for spaces, case kept
-(``#Some-Heading``). The page of a notebook lesson ``x.ipynb`` is ``x.md``, its headings'
-ids are the ``toc`` extension's (``#some-heading``). :func:`resolve` maps one to the other, so
-the link goes where its author meant on every host: a link written ``x.md#some-heading``
-is what MkDocs and Zensical each turn into the page's URL.
+Notebooks link by ``.ipynb`` name and Jupyter's anchors (heading text, hyphens for spaces, case
+kept); a notebook lesson's page is ``x.md`` with ``toc``'s ids. :func:`resolve` maps one to the
+other, so the link works on every host.
 
 >>> link = resolve("sub/x.ipynb#Some-Heading", ["Intro", "Some Heading"])
 >>> link.target, link.url()
@@ -24,8 +21,7 @@ from markdown.extensions.toc import unique
 
 
 class NotebookLink(NamedTuple):
-    """Where a link to a notebook goes: its page (``x.md``, as the link wrote the path) and
-    the id of the heading it names (``""``: the page's top)."""
+    """Where a link to a notebook goes: its page (``x.md``) and heading id (``""``: the top)."""
 
     page: str
     anchor: str = ""
@@ -36,8 +32,7 @@ class NotebookLink(NamedTuple):
         return self.page + (f"#{self.anchor}" if self.anchor else "")
 
     def url(self, directory_urls: bool = True) -> str:
-        """The page's URL relative to the site's root when the link's path starts there (as
-        MkDocs makes it: ``x/`` or ``x.html``; ``sub/index.md`` is ``sub/``).
+        """The page's URL from the site's root, as MkDocs makes it.
 
         >>> NotebookLink("sub/index.md").url(), NotebookLink("a.md", "b").url(False)
         ('sub/', 'a.html#b')
@@ -63,8 +58,7 @@ def jupyter_anchor(heading: str) -> str:
 def heading_ids(
     headings: Iterable[str], slugify: Callable[[str, str], str] = toc_slugify, separator: str = "-"
 ) -> dict[str, str]:
-    """Each heading's Jupyter anchor -> the id ``toc`` gives it on the page (a repeated one gets
-    ``_1``, ``_2``, as ``toc`` numbers them; the first of two same anchors wins, as in Jupyter).
+    """Each heading's Jupyter anchor -> its ``toc`` id (repeats numbered as ``toc`` does).
 
     >>> heading_ids(["Sums", "Sums", "Means & Medians"])
     {'Sums': 'sums', 'Means-&-Medians': 'means-medians'}
@@ -84,10 +78,8 @@ def resolve(
     slugify: Callable[[str, str], str] = toc_slugify,
     separator: str = "-",
 ) -> NotebookLink | None:
-    """Where the link ``target`` goes when it names a notebook (``x.ipynb``, ``x.ipynb#A``);
-    None for any other link. ``headings``: the texts of the notebook lesson's headings, in
-    order. An anchor that is a heading's Jupyter anchor (case kept), or already its id, becomes
-    its id; any other anchor stays as written, for the link check to report.
+    """Where ``target`` goes when it names a notebook (else None), given its page's ``headings``;
+    an anchor that is no heading's stays as written, for the link check to report.
 
     >>> resolve("../a.ipynb#Means-&-Medians", ["Means & Medians"]).target
     '../a.md#means-medians'

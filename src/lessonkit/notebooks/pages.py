@@ -1,11 +1,7 @@
 """Which page a notebook lesson is, on every host: ``embeddings.ipynb`` is ``embeddings.md``.
 
-A notebook lesson (an ``.ipynb``, or a jupytext percent ``.py``) stands for a Markdown lesson,
-so it *is* that page: ``nav`` and links in other pages name ``embeddings.md``, as for a Markdown
-lesson, and its URL is ``embeddings/``. One rule, because Zensical's ``nav`` treats an entry
-``x.ipynb`` as a file to link to (it copies the raw notebook), and MkDocs reads the same
-``nav``. Naming the source instead (``embeddings.ipynb``) is an error with that hint, in ``nav``
-(:func:`nav_problems`) and in links (:mod:`lessonkit.checks.links`).
+``nav`` and links name the page (Zensical's ``nav`` would copy an ``x.ipynb`` entry as a raw
+file); naming the source is an error with that hint.
 
 >>> page_path("a/embeddings.ipynb"), page_path("b.py"), page_path("c.md")
 ('a/embeddings.md', 'b.md', 'c.md')
@@ -30,10 +26,8 @@ def lesson_pages(
     where: Callable[[str], str] = str,
     url: Callable[[str], str] = str,
 ) -> tuple[dict[str, str], list[Problem]]:
-    """Every lesson in ``docs`` (not one of the ``generated`` files: what ``lessonkit prepare``
-    wrote): page path -> its source's path, both in the docs folder (a Markdown lesson is its own
-    source); and an error for each second source of one page (``a.md`` beside ``a.ipynb``, a
-    jupytext pair both in the docs), named as ``where`` names files, the page by its ``url``."""
+    """Every lesson in ``docs`` but the ``generated`` files: page -> source; and an error
+    for each second source of one page (named by ``where``, the page by its ``url``)."""
     found = [p.relative_to(docs).as_posix() for p in lesson_files(docs)]
     sources = [p for p in found if p not in generated]
     markdown = [p for p in sources if p.endswith(".md")]
@@ -49,7 +43,7 @@ def lesson_pages(
 
 
 def two_sources(source: str, other: str, url: str, where: str) -> Problem:
-    """The error for two sources of one page (``source``, the second one found, named ``where``).
+    """The error for two sources of one page.
 
     >>> two_sources("a.ipynb", "a.md", "a/", "docs/a.ipynb").format().splitlines()[0]
     'docs/a.ipynb: error: a.ipynb and a.md would both be the page a/'
@@ -60,13 +54,12 @@ def two_sources(source: str, other: str, url: str, where: str) -> Problem:
 
 
 def notebook_sources(pages: Mapping[str, str]) -> dict[str, str]:
-    """The notebook lessons among ``pages`` (:func:`lesson_pages`): source -> page."""
+    """The notebook lessons among ``pages``: source -> page."""
     return {source: page for page, source in pages.items() if source != page}
 
 
 def nav_problems(nav: Iterable[str], pages: Mapping[str, str]) -> list[Problem]:
-    """An error for each ``nav`` entry (a path in the docs) that names a notebook lesson's source
-    instead of its page (``pages``: page -> source, as :func:`lesson_pages` finds them)."""
+    """An error for each ``nav`` entry naming a notebook lesson's source instead of its page."""
     sources = notebook_sources(pages)
     problems = []
     for entry in nav:

@@ -1,7 +1,4 @@
-"""A page's ``.ipynb`` download, for any host: whether it gets one, where, and its bytes.
-
-A page asks for a notebook with ``notebook: true`` in its front matter (checked by
-:mod:`.checks`); the notebook is written from the program and result of that same build.
+"""A page's ``.ipynb`` download on any host: whether it gets one, where, and its bytes.
 
 >>> from lessonkit.core.page import Origins, Page
 >>> page = Page.from_text("---\\ntitle: T\\nnotebook: true\\n---\\n# T\\n", "a/b.md", "docs/a/b.md")
@@ -26,22 +23,13 @@ from lessonkit.execute.results import PageResult
 
 
 def wants_notebook(page: Page) -> bool:
-    """Whether the page is a notebook lesson, or its front matter says ``notebook: true`` (read
-    only when it may)."""
-    if page.origins is not None:
-        return True
-    if not page.front_matter or "notebook" not in page.front_matter:
-        return False  # most pages: no YAML read here (build speed)
-    try:
-        return page.meta.get("notebook") is True
-    except LessonError:
-        return False  # unreadable front matter fails the page's own check
+    """Whether the page is a notebook lesson, or its front matter says ``notebook: true``."""
+    return page.origins is not None or page.valid_meta.get("notebook") is True
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes: beside the page, named after it, in the docs folder's terms. A
-    notebook lesson's own ``x.ipynb`` is its source (Zensical publishes it as it is), so what
-    the build ran is ``x.executed.ipynb`` on every host (a percent script's: ``x.ipynb``).
+    """Where the notebook goes, in the docs folder: beside the page; a notebook lesson's own
+    ``x.ipynb`` is its source, so what the build ran is ``x.executed.ipynb``.
 
     >>> notebook_path(Page.from_text("", "a/b.md")), notebook_path(_lesson("b.ipynb"))
     ('a/b.ipynb', 'b.executed.ipynb')
@@ -54,7 +42,7 @@ def notebook_path(page: Page) -> str:
 
 
 def download_name(page: Page) -> str:
-    """The name a reader's browser saves the page's notebook as (its ``download`` attribute).
+    """The name a browser saves the page's notebook as.
 
     >>> download_name(_lesson("a/b.ipynb")), download_name(Page.from_text("", "b.md"))
     ('b.ipynb', 'b.ipynb')
@@ -63,8 +51,7 @@ def download_name(page: Page) -> str:
 
 
 def download_href(path: str, url: str) -> str:
-    """The link from the page at ``url`` (in the site, as hosts write it) to the file at
-    ``path`` (in the docs folder), as MkDocs makes a relative URL.
+    """The relative link from the page at ``url`` to ``path`` (in the docs), as MkDocs makes it.
 
     >>> download_href("a/b.executed.ipynb", "a/b/"), download_href("x.ipynb", "")
     ('../b.executed.ipynb', 'x.ipynb')
@@ -76,15 +63,14 @@ def download_href(path: str, url: str) -> str:
 
 
 def _lesson(source: str) -> Page:
-    """A notebook lesson read from ``source`` (for the examples above)."""
+    """A notebook lesson read from ``source`` (for the examples)."""
     page = Page.from_text("", posixpath.splitext(source)[0] + ".md", file=Path(source))
     page.origins = Origins(((1, 0),))
     return page
 
 
 def download_html(href: str, name: str) -> str:
-    """The download button a notebook lesson's page ends with, as a Markdown page writes it
-    (``[...](x.ipynb){ .md-button download="x.ipynb" }``).
+    """The download button a notebook lesson's page ends with.
 
     >>> download_html("../b.ipynb", "b.ipynb")
     '<p><a class="md-button" download="b.ipynb" href="../b.ipynb">Download this lesson as a \
@@ -105,12 +91,8 @@ def clash(page: Page) -> Problem:
 def page_notebook_bytes(
     page: Page, result: PageResult | None, *, title: str, url: str, root: Path
 ) -> bytes:
-    """The notebook's bytes from the page's program and ``result`` (None: execution is off).
-
-    LessonError when the page's code read files of the site (under ``root``, where paths are
-    shown from): a notebook cannot carry them. What it read elsewhere (a library's data) the
-    reader's installation has.
-    """
+    """The notebook's bytes from the page's program and ``result`` (None: execution off);
+    LessonError when the code read files of the site (under ``root``): a notebook lacks them."""
     if result and not result.ok:
         raise LessonError(result.problems)
     carried = [os.path.relpath(r, root) for r in result.reads] if result else []
@@ -120,7 +102,6 @@ def page_notebook_bytes(
         raise LessonError(
             [_problem(page, message, "drop notebook: true, or make the data in the page's code")]
         )
-    # Here, not at the top: only a site with notebooks writes one (build speed).
     from lessonkit.notebooks.writer import notebook_bytes, page_notebook
 
     name = PurePosixPath(notebook_path(page)).name

@@ -1,10 +1,8 @@
 """A contributor's notebook chores: a Markdown lesson's notebook twin, and stripping outputs.
 
-``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a Markdown lesson stands for: its front
-matter as the first raw cell, each ``python exec`` block a code cell (its options as tags and
-``lessonkit`` metadata, :data:`lessonkit.notebooks.convert.TAGS`), everything else (prose,
-``pycon`` doctests, ``{{ }}`` values, quizzes) Markdown cells as written. Read back
-(:func:`lessonkit.notebooks.convert.convert`), it is the same lesson:
+``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a lesson stands for (front matter as a raw
+cell, each ``python exec`` block a code cell with its options as tags and metadata, the rest
+Markdown cells). Read back, it is the same lesson:
 
 >>> text = '''---
 ... title: T
@@ -44,18 +42,13 @@ from lessonkit.notebooks.convert import TAGS, code, convert, markdown, notebook,
 
 __all__ = ["convert", "markdown_notebook", "strip_outputs"]
 
-_AS_TAG = {
-    (("source", "hide"),): "hide-input",
-    (("output", "none"),): "remove-output",
-    (("output", "none"), ("source", "hide")): "remove-cell",
-}
-"""The block options a tag stands for (:data:`TAGS`), the other way round."""
-assert all(TAGS[tag][0] == dict(options) for options, tag in _AS_TAG.items())
+_AS_TAG = {tuple(sorted(o.items())): t for t, (o, _) in reversed(TAGS.items()) if o}  # 1st wins
+_SHOWN = {option for options in _AS_TAG for option in options}
 
 
 def markdown_notebook(text: str, where: str) -> dict[str, Any]:
-    """The notebook twin of the Markdown lesson ``text`` (named ``where`` in errors); a
-    LessonError for a ``python exec`` block inside a list or admonition (a cell cannot be)."""
+    """The notebook twin of the lesson ``text``; LessonError for a ``python exec`` block
+    in a list or admonition (a cell cannot be)."""
     split = split_source(text)
     body_lines = split.body.split("\n")
     program = parse_program(split.body, split.offset)
@@ -82,12 +75,8 @@ def markdown_notebook(text: str, where: str) -> dict[str, Any]:
     return notebook(c for c in cells if c["cell_type"] != "markdown" or c["source"])
 
 
-_SHOWN = {("source", "hide"), ("output", "none")}
-
-
 def strip_outputs(file: Path) -> bool:
-    """Remove the outputs and execution counts stored in the notebook ``file``; whether it
-    changed. It is written as Jupyter writes it (nbformat's layout), nothing else touched."""
+    """Remove the stored outputs and counts, laid out as Jupyter does; whether it changed."""
     text = file.read_text(encoding="utf-8")
     data = json.loads(text)
     for cell in data.get("cells", []):

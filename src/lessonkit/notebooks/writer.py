@@ -1,12 +1,9 @@
-"""A lesson page as a Jupyter notebook: its prose and code as cells, with the outputs the build got.
+"""A lesson page as a Jupyter notebook: its prose and code as cells, with the build's outputs.
 
-The notebook is made from the page's program and the result the build already has (nothing runs
-again): prose becomes Markdown cells with inline values filled in, each ``python exec`` block a
-code cell with its printed output and figures, each doctest example a code cell with its output.
-
-It is written as nbformat 4.5 JSON, byte for byte as ``nbformat.writes`` would write it, without
-importing nbformat: its import and schema check cost about 0.3 s, on every build of a site with a
-notebook page, warm ones too. The tests check each notebook against nbformat's schema instead.
+Nothing runs again: prose becomes Markdown cells with inline values filled in, each ``python
+exec`` block a code cell with its output and figures, each doctest example a code cell. Written
+byte for byte as ``nbformat.writes`` would, without importing nbformat (0.3 s on every build
+of a site with a notebook, warm ones too); the tests check each against nbformat's schema.
 
 >>> from lessonkit.execute.program import parse_program
 >>> from lessonkit.execute.runner import run_program
@@ -36,16 +33,11 @@ from typing import Any
 
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult, StepResult
+from lessonkit.notebooks.convert import code, markdown, notebook
 
-Notebook = dict[str, Any]
-"""A notebook as nbformat holds it in memory: strings whole (files split them into lines)."""
+Notebook = dict[str, Any]  # as nbformat holds it in memory: strings whole
 
-METADATA = {
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"},
-}
-SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")
-"""Output data that nbformat writes as a list of lines."""
+SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")  # written as lines
 
 
 def page_notebook(
@@ -57,16 +49,14 @@ def page_notebook(
     url: str = "",
     name: str = "",
 ) -> Notebook:
-    """The notebook of a page whose body is ``text``; ``result`` None gives cells without output.
-
-    With ``title``, the first cell says which lesson (and, with ``url``, where) it comes from.
-    ``name`` is the notebook's file name: a line of prose linking to it is left out.
-    """
+    """The notebook of the page whose body is ``text`` (``result`` None: no outputs); with
+    ``title`` (and ``url``) a first cell says where it comes from; a prose line linking to ``name``
+    (its own file) is left out."""
     outputs = result.steps if result else [StepResult() for _ in program.steps]
     lines = _fill_values(text.split("\n"), program, result)
     if name:
         lines = ["" if f"]({name})" in line else line for line in lines]
-    cells = [_markdown(_preface(title, url, ran=result is not None))] if title else []
+    cells = [markdown(_preface(title, url, ran=result is not None))] if title else []
     position, indent = 0, ""
     for step, span, out in zip(program.steps, program.spans, outputs, strict=True):
         if step.kind == "value":
@@ -79,15 +69,13 @@ def page_notebook(
             cells += _doctest_cells(out.text if result else step.source)
     cells.append(_prose_cell(lines[position:], indent))
     cells = [cell for cell in cells if cell["source"].strip()]
-    for number, cell in enumerate(cells):
-        cell["id"] = f"cell-{number}"  # stable ids: the same page gives the same bytes
-    return {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
+    return notebook(cells)
 
 
 def notebook_bytes(notebook: Notebook) -> bytes:
     """``notebook`` as the bytes of an ``.ipynb`` file, laid out as nbformat lays it out.
 
-    >>> print(notebook_bytes({"cells": [_markdown("Hi\\nthere")], "metadata": {}}).decode())
+    >>> print(notebook_bytes({"cells": [markdown("Hi\\nthere")], "metadata": {}}).decode())
     {
      "cells": [
       {
@@ -118,18 +106,8 @@ def notebook_bytes(notebook: Notebook) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
-def _markdown(source: str) -> dict[str, Any]:
-    return {"cell_type": "markdown", "metadata": {}, "source": source}
-
-
 def _code(source: str, outputs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "cell_type": "code",
-        "execution_count": None,
-        "metadata": {},
-        "outputs": outputs,
-        "source": source,
-    }
+    return {**code(source), "outputs": outputs}
 
 
 def _display(data: dict[str, str], result: bool = False) -> dict[str, Any]:
@@ -157,10 +135,8 @@ def _preface(title: str, url: str, ran: bool) -> str:
 
 
 def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
-    """A Markdown cell of the prose after a block that was indented by ``indent``.
-
-    Prose that goes on at the block's indent (in the same list item or admonition) loses it: in
-    a cell of its own it would read as code. The rest is kept as written.
+    """A Markdown cell of the prose after a block indented by ``indent``, which loses it
+    while it goes on at that indent (in a cell of its own it would read as code).
 
     >>> _prose_cell(["", "    More on step 1.", "", "Back at the top."], "    ")["source"]
     'More on step 1.\\n\\nBack at the top.'
@@ -171,11 +147,11 @@ def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
             kept = number
             break
     inside = [line.removeprefix(indent) for line in lines[:kept]]
-    return _markdown("\n".join(inside + lines[kept:]).strip("\n"))
+    return markdown("\n".join(inside + lines[kept:]).strip("\n"))
 
 
 def _fill_values(lines: list[str], program: Program, result: PageResult | None) -> list[str]:
-    """``lines`` with each inline value replaced by its text (left as written, without a result)."""
+    """``lines`` with each inline value replaced by its text (as written, without a result)."""
     if result is None:
         return lines
     values = [

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -25,95 +27,19 @@ from lessonkit.core.project import load_config
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 DEFAULT_SECTION = "Learning path"
-MAX_NAME = 100
-"""The longest file or folder name a slug may have (file systems refuse names past 255 bytes)."""
+FIRST_LESSON = "docs/first-lesson.md"
+MAX_NAME = 100  # file systems refuse names past 255 bytes
 
 
 class ScaffoldError(Exception):
     """A lesson cannot be created; the message says why and what to do."""
 
 
-TEMPLATE = """\
----
-title: {title_yaml}
-description: One sentence on what the reader will learn (search results and previews show it).
-resources:
-  - kind: Video
-    title: Attention in transformers, step-by-step
-    author: 3Blue1Brown
-    url: https://www.3blue1brown.com/lessons/attention
-    note: Replace these with the best resources for this lesson, each with one line on why.
-  - kind: Article
-    title: The Illustrated Transformer
-    author: Jay Alammar
-    url: https://jalammar.github.io/illustrated-transformer/
-    note: A second resource of another kind (Video, Tool, Article, Paper, Book or Course).
----
-
-# {title}
-
-The lead paragraph: what this lesson teaches and why it matters, in two sentences. It is the
-lesson's summary, so keep it short.
-
-## The idea
-
-Explain the idea in plain words before any math. A word from the glossary, such as token, links
-to its definition on first use; write `[[!token]]` where the word means something else.
-
-## A worked example
-
-Every number in the prose comes from code that runs when the site is built. This block computes
-them; `source="hide"` shows only what it prints or draws.
-
-```python exec source="hide"
-from lessonkit.lab.attention import softmax
-from lessonkit.lab.trace import softmax_trace
-
-scores = [2.0, 1.0, 0.1]
-weights = softmax(scores)
-trace = softmax_trace(scores, [10, 20, 30])
-```
-
-Quote computed numbers in the prose, never type them: softmax turns the scores
-{{{{ scores }}}} into the weights {{{{ weights[0]:.2f }}}}, {{{{ weights[1]:.2f }}}} and
-{{{{ weights[2]:.2f }}}}, which add up to {{{{ weights.sum():.0f }}}}.
-
-A figure is drawn by a block; its `alt` text says what the figure shows.
-
-```python exec source="hide" alt="Bar chart: the first of three scores gets most of the weight."
-from lessonkit.lab.figures import softmax_bars
-
-softmax_bars(trace)
-```
-
-A doctest shows code with its output; the build fails if the output ever changes.
-
-```pycon
->>> round(float(weights.sum()), 6)
-1.0
->>> int(weights.argmax())
-0
-```
-
-## Check yourself
-
-/// quiz
-What do the attention weights of one token add up to?
-
-- [x] Exactly 1, whatever the scores.
-
-    Right: softmax divides each exponential by their total, so the weights always sum to 1.
-
-- [ ] The sum of the scores.
-
-    Not quite. The scores can be any numbers; softmax turns them into weights that sum to 1.
-///
-"""
-
-
 def lesson_text(title: str) -> str:
-    """The Markdown of a new lesson titled ``title``."""
-    return TEMPLATE.format(title=title, title_yaml=_yaml_text(title))
+    """The Markdown of a new lesson titled ``title``, from ``site/docs/first-lesson.md``."""
+    template = resources.files("lessonkit.scaffold").joinpath("site", *FIRST_LESSON.split("/"))
+    text = template.read_text(encoding="utf-8").replace("@@LESSON_TITLE@@", title)
+    return text.replace("@@LESSON_TITLE_LINE@@", f"title: {yaml_text(title)}")
 
 
 def default_title(slug: str) -> str:
@@ -126,10 +52,10 @@ def default_title(slug: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _yaml_text(text: str) -> str:
+def yaml_text(text: str) -> str:
     """``text`` as a YAML scalar: plain when YAML reads it back unchanged, else double-quoted.
 
-    >>> _yaml_text("Attention"), _yaml_text("Q: and A"), _yaml_text("yes")
+    >>> yaml_text("Attention"), yaml_text("Q: and A"), yaml_text("yes")
     ('Attention', '"Q: and A"', '"yes"')
     """
     try:
@@ -143,12 +69,8 @@ def _yaml_text(text: str) -> str:
 
 
 def add_to_nav(config_text: str, title: str, page: str, section: str = DEFAULT_SECTION) -> str:
-    """``mkdocs.yml`` with ``- title: page`` added as the last entry of nav section ``section``.
-
-    Without that section the entry goes at the end of ``nav:``. Without ``nav:`` MkDocs lists
-    every page by itself, and the text is returned unchanged. Raises :class:`ScaffoldError` when
-    the result would not list the page (an unusual layout): the author edits the nav by hand.
-    """
+    """``mkdocs.yml`` with ``- title: page`` as the last entry of nav section ``section`` (else
+    of ``nav:``; no ``nav:``: unchanged); ScaffoldError when the result would not list the page."""
     lines = config_text.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if re.match(r"^nav:\s*(#.*)?$", line)), None)
     if start is None:
@@ -168,12 +90,12 @@ def add_to_nav(config_text: str, title: str, page: str, section: str = DEFAULT_S
             raise ScaffoldError("nav: in mkdocs.yml has no entries to add the page beside")
         insert, indent = _after_children(lines, start, end)
         indent = _indent(lines[items[0]])
-    entry = f"{' ' * indent}- {_yaml_text(title)}: {page}\n"
+    entry = f"{' ' * indent}- {yaml_text(title)}: {page}\n"
     if insert > 0 and not lines[insert - 1].endswith("\n"):
         lines[insert - 1] += "\n"
     lines.insert(insert, entry)
     result = "".join(lines)
-    if not _lists(load_config(result).get("nav"), title, page):
+    if (title, page) not in _entries(load_config(result).get("nav")):
         raise ScaffoldError(
             f"could not add the page to nav: in mkdocs.yml; add the line '- {title}: {page}'"
         )
@@ -199,21 +121,17 @@ def _after_children(lines: list[str], parent: int, end: int) -> tuple[int, int]:
     return last + 1, child if child is not None else own + 4
 
 
-def _lists(nav: object, title: str, page: str) -> bool:
-    """True if the nav (as loaded from YAML) has the entry ``{title: page}`` anywhere."""
+def _entries(nav: object) -> Iterator[tuple[object, object]]:
+    """Every ``(title, value)`` of the nav as loaded from YAML (title None for a bare page)."""
     if isinstance(nav, list):
-        return any(_lists(item, title, page) for item in nav)
-    if isinstance(nav, dict):
-        return nav.get(title) == page or any(_lists(v, title, page) for v in nav.values())
-    return False
-
-
-def _mentions(nav: object, page: str) -> bool:
-    if isinstance(nav, list):
-        return any(_mentions(item, page) for item in nav)
-    if isinstance(nav, dict):
-        return any(_mentions(v, page) for v in nav.values())
-    return nav == page
+        for item in nav:
+            yield from _entries(item)
+    elif isinstance(nav, dict):
+        for title, value in nav.items():
+            yield title, value
+            yield from _entries(value)
+    else:
+        yield None, nav
 
 
 def new_lesson(
@@ -243,7 +161,7 @@ def new_lesson(
     title = title.strip() if title and title.strip() else default_title(slug)
     config_text = config_file.read_text(encoding="utf-8")
     page = f"{slug}.md"
-    changed = not _mentions(load_config(config_text).get("nav"), page)
+    changed = all(value != page for _, value in _entries(load_config(config_text).get("nav")))
     new_config = add_to_nav(config_text, title, page, section) if changed else config_text
     changed = new_config != config_text
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,4 @@
-"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, made from lessonkit's one schema.
-
-Each option of :data:`lessonkit.core.settings.OPTIONS` becomes a typed MkDocs config option, so
-MkDocs validates ``mkdocs.yml`` as it does for its own plugins, with the same defaults that
-``lessonkit check`` uses.
-
->>> sorted(LessonkitConfig._schema)[0][0]
-'assets_dir'
-"""
+"""The ``lessonkit`` plugin's options in ``mkdocs.yml``, from the one schema (``core.settings``)."""
 
 from __future__ import annotations
 
@@ -17,7 +9,6 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from lessonkit.core.settings import OPTIONS, Option, Settings
-from lessonkit.hosts import missing_extensions
 
 
 def _config_option(option: Option) -> c.BaseConfigOption[Any]:
@@ -38,16 +29,10 @@ LessonkitConfig: type[base.Config] = type(
 
 
 def root_of(config: base.Config) -> Path:
-    """The folder of the site's ``mkdocs.yml`` (MkDocs' config, or the plugin's: both know it)."""
+    """The folder of the site's ``mkdocs.yml``."""
     return Path(config.config_file_path or ".").resolve().parent
 
 
 def settings(config: base.Config) -> Settings:
     """The plugin's validated options as lessonkit's :class:`Settings`."""
     return Settings(**{option.name: config[option.name] for option in OPTIONS})
-
-
-def add_missing_extensions(extensions: list[Any]) -> None:
-    """Add what lessonkit's features render with and the site does not list (see
-    :func:`lessonkit.hosts.missing_extensions`)."""
-    extensions.extend(missing_extensions(extensions))

@@ -1,12 +1,8 @@
-"""Notebook lessons under MkDocs: ``embeddings.ipynb`` (or a jupytext percent ``.py``) in the
-docs is the page ``embeddings.md`` (:mod:`lessonkit.notebooks.pages`), which ``nav`` and links
-name, as on every host.
+"""Notebook lessons under MkDocs: ``x.ipynb`` (or a percent ``.py``) becomes the page ``x.md``.
 
-Each notebook's ``File`` is replaced by a :class:`NotebookFile`: the documentation page
-``embeddings.md`` read from the notebook (``abs_src_path``), whose edit link is the notebook,
-before MkDocs makes its pages and nav. The plugin hands MkDocs the Markdown the notebook stands
-for (:mod:`lessonkit.notebooks.lesson`) in ``on_page_read_source``. The notebook itself is not
-published: its page offers what the build ran for download.
+Each notebook's ``File`` becomes a :class:`NotebookFile` before MkDocs makes its pages and nav;
+the plugin hands MkDocs the Markdown it stands for in ``on_page_read_source``. The notebook
+itself is not published: its page offers what the build ran for download.
 """
 
 from __future__ import annotations
@@ -41,9 +37,8 @@ class NotebookFile(File):
 
 
 def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None) -> None:
-    """Make each notebook lesson of ``files`` the page it stands for; LessonError (naming files
-    as ``where`` does) when two sources would be one page (``a.md`` and ``a.ipynb``, or a
-    jupytext pair both in the docs), or when ``nav`` names a notebook instead of its page."""
+    """Make each notebook lesson of ``files`` its page; LessonError for two sources of one
+    page, or a ``nav`` entry naming a notebook instead of its page."""
     pages = {f.src_uri: f for f in files.documentation_pages()}
     problems, adopted = [], {}
     for file in sorted(files, key=lambda f: f.src_uri):

@@ -13,26 +13,29 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from lessonkit import resources
-from lessonkit.checks.recipe import check_page
+from lessonkit.checks.markdown_setup import MarkdownSetup
+from lessonkit.checks.recipe import Context, check_page
+from lessonkit.core.settings import Settings
 from lessonkit.execute import figure_slots
+from lessonkit.execute.engine import Engine
+from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
-from lessonkit.hosts.mkdocs.checks import site_context
-from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
+from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.full import FullBuild
 from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
-from lessonkit.path.printpage import HOME, home_link
+from lessonkit.path import HOME, PRINT_PAGE, home_link
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
     from mkdocs.livereload import LiveReloadServer
 
 
 class LessonkitPlugin(BasePlugin[LessonkitConfig]):
-    preview = FullBuild()  # serve (or a dirty build) makes a Preview: hosts/mkdocs/serve
+    preview = Preview(active=False)  # a serve or a dirty build makes an active one
 
     def __init__(self) -> None:
         super().__init__()
@@ -40,7 +43,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.runs.serving = command == "serve"  # defining on_startup keeps workers across serves
-        self.preview = Preview.of(serving=self.runs.serving, dirty=dirty)  # hosts/mkdocs/serve
+        self.preview = Preview(active=dirty)  # a kept plugin's next command starts afresh
         self.runs.warm_up(self.config)  # a first build starts its workers now, not at on_config
 
     def on_shutdown(self) -> None:
@@ -51,7 +54,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.figures = Waiting()  # from on_page_content until on_post_page
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
-        add_missing_extensions(config.markdown_extensions)
+        config.markdown_extensions.extend(missing_extensions(config.markdown_extensions))
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
@@ -111,7 +114,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         with reported():
             self.preview.compile_with(env)  # serve --dirty: templates compiled last time
             self.runs.finish(config, files)  # the pages that waited for their code
-            self.preview.restore(env, files, self.figures)
+            self.preview.restore(files, self.figures)
             self.notebooks.write(files, self.runs.result, self.root)
         self.lessons = {}  # every page is converted: a build need not hold what is left
         if self.glossary:  # every page is converted by now: fill the "used on" lists
@@ -140,8 +143,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.runs.failed()
 
     def _read(self, file: File, files: Files, config: MkDocsConfig) -> None:
-        """Read a page once per build; start its code now (unless its cache entry may serve
-        it), so pages run while others render."""
+        """Read a page once per build and start its code now, so pages run while others render."""
         path, where = Path(file.abs_src_path or ""), self._where(file)
         lesson = self.preview.read(file, lambda: read_lesson(path, file.src_uri, where))
         self.lessons[file.src_uri] = lesson
@@ -151,3 +153,28 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _where(self, file: File) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
         return os.path.relpath(file.abs_src_path or file.src_uri, self.root)
+
+
+def site_context(
+    files: Files,
+    config: MkDocsConfig,
+    settings: Settings,
+    glossary: SiteGlossary | None,
+    *,
+    printed: bool,
+    engine: Engine | None,
+) -> Context:
+    """The site as a page's checks know it: its pages (generated ones too), terms, options
+    and extensions; with ``engine``, code that ran is not compiled again."""
+    docs = Path(config.docs_dir)
+    context = Context(
+        docs,
+        glossary.glossary if glossary else None,
+        known_pages=[docs / f.src_uri for f in files.documentation_pages()],
+        virtual_pages=frozenset([PRINT_PAGE] if printed else []),
+        settings=settings,
+        markdown=MarkdownSetup.of(config.markdown_extensions, config.mdx_configs),
+    )
+    if engine:
+        context.ran = engine.ran
+    return context

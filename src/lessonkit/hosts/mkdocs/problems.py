@@ -28,8 +28,7 @@ def reported() -> Iterator[None]:
 
 
 def report(problems: Iterable[Problem], level: str = "warn") -> None:
-    """Raise the errors among ``problems``, every one at once; log the rest as warnings (which
-    fail ``--strict``), or at INFO with ``level="info"``."""
+    """Raise the errors among ``problems``, all at once; log the rest as warnings (or at INFO)."""
     problems = list(problems)
     if errors := [p for p in problems if p.severity == "error"]:
         raise PluginError(str(LessonError(errors)))
@@ -38,15 +37,9 @@ def report(problems: Iterable[Problem], level: str = "warn") -> None:
 
 
 def reported_while_rendering(page: Page, lesson: Lesson) -> None:
-    """Make MkDocs' ``page.render`` report a problem a feature finds while converting the page
-    (inside Python-Markdown, which keeps no line numbers: the feature says what text is on the
-    line) at the lesson's file and line, as a plugin error. MkDocs calls ``render`` itself, after
-    ``on_page_markdown``, so this is the one hook: without it, a traceback and ``<markdown>``.
-
-    The page (which MkDocs keeps to the build's end) holds the lesson weakly: the plugin lets
-    go of a lesson once its page is converted (a page waiting for its run holds it until then),
-    and a page another plugin converts after that has its problems named by the file, not a
-    line."""
+    """Make ``page.render`` name a problem found inside Python-Markdown at the
+    lesson's file and line (as a plugin error, not a traceback). The lesson is held weakly: once
+    the plugin lets it go, a problem names the file alone."""
     render, where, held = page.render, lesson.where, weakref.ref(lesson)
     if getattr(render, "lessonkit", False):
         return

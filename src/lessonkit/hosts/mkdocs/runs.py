@@ -1,16 +1,18 @@
 """The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
 
-A build starts every page with no cache entry as soon as it is read (``on_files``), so code
-runs while MkDocs converts other pages; the rest are looked up just before their checks
-(``on_pre_page``). A page whose run is not done when MkDocs converts it is converted once it is
-(:mod:`lessonkit.hosts.mkdocs.deferred`). A whole build lets go of each result once its page is
-converted; ``mkdocs serve`` keeps them, and the workers, for the next rebuild.
+A page without a cache entry starts when it is read (``on_files``), so code runs while MkDocs
+converts other pages; a page not done when MkDocs converts it is converted in ``on_env``
+(:class:`Deferred`, exactly as it would have without waiting: the bytes do not
+depend on timing). A build lets go of each result once its page is converted; a serve keeps
+them, and the workers, for the next rebuild.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, as_completed
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -18,16 +20,15 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from lessonkit.core.page import Page as Lesson
-from lessonkit.core.problems import LessonError
+from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine
+from lessonkit.execute.engine import Engine, Outcome
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.site import site_engine, warm_up_if_first_build
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of
 from lessonkit.hosts.mkdocs.config import settings as settings_of
-from lessonkit.hosts.mkdocs.deferred import Deferred
 from lessonkit.hosts.mkdocs.problems import log, reported
 
 
@@ -50,8 +51,8 @@ class Runs:
         keep_current: bool,
         kept: Callable[[str], bool],
     ) -> None:
-        """Set up this build's runs; ``kept(page)`` says whose results outlive conversion (a
-        notebook's, written in ``on_env``); ``keep_current``: a dirty rebuild's cache."""
+        """Set up this build's runs; ``kept(page)``: whose result outlives conversion (a
+        notebook's); ``keep_current``: a dirty rebuild's cache."""
         self._deferred, self._kept = Deferred(), kept
         if not settings.execute:
             return
@@ -63,13 +64,11 @@ class Runs:
         config.markdown_extensions.append(self._execute)
 
     def warm_up(self, options: LessonkitConfig) -> None:
-        """On a site's first build, start the fork server as soon as MkDocs has read lessonkit's
-        ``options`` (``on_startup``): its imports overlap the rest of MkDocs' start."""
+        """On a site's first build, start the fork server at ``on_startup``."""
         warm_up_if_first_build(settings_of(options), root_of(options))
 
     def start(self, lesson: Lesson, *, changed: bool) -> None:
-        """Start a read page's code now, unless its cache entry may serve it (or, in a dirty
-        rebuild, it did not change)."""
+        """Start a read page's code now, unless the cache may serve it or it is unchanged."""
         with suppress(LessonError):  # wrong block options: reported by the page's checks
             if self.engine and lesson.program.steps and changed:
                 self.engine.start(lesson.program, lesson.where, lesson.text)
@@ -81,8 +80,7 @@ class Runs:
                 self.engine.submit(lesson.program, lesson.where, lesson.text)
 
     def convert(self, page: Page, lesson: Lesson, markdown: str, final: str) -> str:
-        """The Markdown MkDocs converts for ``page``: ``final`` once its run is done and
-        well, else nothing for now (converted in :meth:`finish`)."""
+        """The Markdown MkDocs converts: ``final`` once run well, else ``""`` for now."""
         if self.engine is None:
             return final
         with reported():
@@ -105,21 +103,19 @@ class Runs:
         return engine.result(lesson.program, lesson.where, lesson.text) if engine else None
 
     def built(self) -> None:
-        """Log what ran and what came from the cache (the benchmark reads it too); after a
-        whole build the cache keeps what it used, and no more (serve keeps the workers)."""
+        """Log what ran and what came from the cache; a whole build prunes the cache."""
         if self.engine:
             log.info(f"lessonkit: {self.engine.summary()}")
         if not self.serving:
             self.close(prune=True)
 
     def failed(self) -> None:
-        """A build stopped: stop the workers, unless a serve's next rebuild will want them."""
+        """A build stopped: stop the workers, unless a serve will want them."""
         if not self.serving:
             self.close()
 
     def modules(self) -> set[str]:
-        """The source files of the modules the pages' code imported in this build, or in the
-        last one (``mkdocs serve --clean`` closes the engine after each build)."""
+        """The source files of the modules the pages imported (this build's or the last)."""
         return self.engine.module_sources() if self.engine else self._modules
 
     def close(self, *, prune: bool = False) -> None:
@@ -133,3 +129,68 @@ class Runs:
         self._execute.prepare(markdown, program, result)
         if self.engine and not self.serving and not self._kept(program.page):
             self.engine.release(program)
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    page: Page
+    markdown: str
+    program: Program
+    future: Outcome
+    locate: Callable[[Problem], Problem]
+
+
+class Deferred:
+    """Pages to convert once their code is done."""
+
+    def __init__(self) -> None:
+        self._waiting: list[_Waiting] = []
+
+    def add(
+        self,
+        page: Page,
+        markdown: str,
+        program: Program,
+        future: Outcome,
+        locate: Callable[[Problem], Problem],
+    ) -> None:
+        """Convert ``page`` once ``future`` is done; ``locate`` places its problems."""
+        self._waiting.append(_Waiting(page, markdown, program, future, locate))
+
+    def convert(
+        self,
+        config: MkDocsConfig,
+        files: Files,
+        prepare: Callable[[str, Program, PageResult], None],
+    ) -> None:
+        """Convert each waiting page as its run finishes; LessonError with every failed page's
+        problems, in the navigation's order."""
+        pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
+        for index, item in enumerate(self._waiting):
+            pages.setdefault(item.future, []).append((index, item))
+        self._waiting = []
+        found: dict[int, list[Problem]] = {}
+        for future in _as_finished(pages):
+            result = future.result()
+            for index, item in pages.pop(future):  # a converted page's run is let go of
+                if not result.ok:
+                    found[index] = [item.locate(p) for p in result.problems]
+                if found:
+                    continue  # the build fails: only collect the other pages' problems
+                prepare(item.markdown, item.program, result)
+                item.page.markdown = item.markdown
+                item.page.render(config, files)
+                item.page.content = config.plugins.on_page_content(
+                    item.page.content, page=item.page, config=config, files=files
+                )
+        if found:
+            raise LessonError(p for index in sorted(found) for p in found[index])
+
+
+def _as_finished(outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+    """``outcomes`` as they finish, ready ones first; none is held once handed on."""
+    ready = [o for o in outcomes if not isinstance(o, Future)]
+    finishing = as_completed([o for o in outcomes if isinstance(o, Future)])
+    while ready:
+        yield ready.pop(0)
+    yield from finishing

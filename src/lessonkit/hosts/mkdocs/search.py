@@ -1,10 +1,8 @@
 """The search index of a dirty rebuild, made whole again.
 
-A search plugin indexes the pages built in its run; under ``mkdocs serve --dirty`` that is the
-pages a save changed, and Material, which keeps the previous run's entries, keeps them for one
-page only (it drops the previous entries of the first page it indexed and appends the rest). The
-index would lose or repeat pages. :class:`SearchEntries` keeps each page's entries from the last
-run that built it and writes the index back with every page once.
+A search plugin indexes the pages built in its run: under ``mkdocs serve --dirty``, those a save
+changed (Material keeps the previous run's entries for one page only). :class:`SearchEntries`
+keeps each page's entries from the last run that built it and writes every page back once.
 """
 
 from __future__ import annotations
@@ -20,8 +18,8 @@ class SearchEntries:
         self._remembered: dict[str, list[dict]] = {}
 
     def rewrite(self, site_dir: Path, urls: list[str], converted: list[str]) -> None:
-        """Rewrite ``search/search_index.json`` (the format of MkDocs' and Material's search)
-        with every page of ``urls``; pages not in ``converted`` keep their entries."""
+        """Rewrite ``search/search_index.json`` with every page of ``urls``; pages not
+        ``converted`` keep their entries."""
         path = site_dir / "search" / "search_index.json"
         try:
             index = json.loads(path.read_text(encoding="utf-8"))
@@ -34,16 +32,10 @@ class SearchEntries:
 
 
 def merge(
-    entries: list[dict],
-    urls: list[str],
-    converted: list[str],
-    remembered: dict[str, list[dict]],
+    entries: list[dict], urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
 ) -> list[dict]:
-    """The search ``entries`` the search plugin wrote, made whole: for each page in ``urls``
-    (the site's pages, in its order), this run's entries if it was ``converted``, else the
-    ``remembered`` ones; then any other page's with this run's entries. A page no longer in
-    ``urls`` is left out. (Material adds the previous run's entries before this run's: a page's
-    own are the last ones.) ``remembered`` is updated with this run's entries.
+    """``entries`` made whole: per page of ``urls``, this run's entries if ``converted``, else the
+    ``remembered`` ones (updated here); then other pages' entries; pages gone left out.
 
     >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
     ...        "gone/": [{"location": "gone/"}]}
@@ -69,6 +61,6 @@ def merge(
 
 
 def _last_run(entries: list[dict]) -> list[dict]:
-    """A page's entries from this run: from its last page-level entry (no ``#``) on."""
+    """A page's entries from this run: from its last page-level entry on."""
     starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
     return entries[starts[-1] :] if starts else entries

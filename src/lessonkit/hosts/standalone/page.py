@@ -1,22 +1,10 @@
 """Every lessonkit feature of one page as one Markdown extension, for a host without plugins.
 
-The MkDocs plugin maps MkDocs' events onto the features (:mod:`lessonkit.hosts.mkdocs.plugin`);
-:class:`LessonPage` puts the same features into the page's own conversion, in the same order:
-
-- before converting: the check recipe (errors raise :class:`LessonError`, warnings go to
-  ``warn``), the extensions the features render with when the site lists none;
-- first preprocessor: the page's Markdown as written, with the "Go deeper" section appended;
-  its program runs through the site's engine (cache, workers) and the execute extension renders
-  the result (:meth:`ExecuteExtension.prepare`);
-- the glossary's tooltips and words box, linking to the glossary page relatively;
-- figures leave the HTML while a host's search indexes it; once converted, they come back and
-  the "Report a mistake" box goes right after the content, then the learner's path's data for
-  the progress script (:mod:`lessonkit.path`: the home page also links to the print page, and
-  the print page, made by ``lessonkit prepare``, is shown as it was made); a notebook lesson's
-  page ends with the download of what its build ran, as under MkDocs.
-
-A problem a feature finds while converting (Python-Markdown keeps no line numbers) is placed in
-the lesson's file, as the MkDocs plugin places it.
+:class:`LessonPage` does in the page's own conversion what the MkDocs plugin does with events,
+in the same order: the checks; the page's Markdown with "Go deeper", its program run through the
+site's engine; the glossary; figures cut out while the host indexes the HTML and put back after;
+the "Report a mistake" box, the path's data, a notebook lesson's download. A problem found while
+converting is placed in the lesson's file.
 """
 
 from __future__ import annotations
@@ -48,8 +36,8 @@ def page_title(
     path: str,
     nav_title: str | None = None,
 ) -> str:
-    """A page's title as MkDocs gives it: its title in ``nav``, else ``title`` in the front
-    matter, else its first h1, else from its file name ("Home" for the home page).
+    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the first h1's, or
+    from the file name.
 
     >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md")
     'Q&A'
@@ -72,14 +60,9 @@ def page_title(
 
 
 class LessonPage(Extension):
-    """The features of the page ``lesson`` at ``url`` of ``site``.
-
-    ``generated``: the pages lessonkit itself wrote into the docs folder (``lessonkit prepare``);
-    one of them is not a lesson: it gets no checks, no "Go deeper" and no code run, as under the
-    MkDocs plugin. ``path``: the learner's path as ``lessonkit prepare`` recorded it
-    (:func:`lessonkit.path.path_record`), whose data the page then carries. ``warn`` receives
-    the page's warnings.
-    """
+    """The features of the page ``lesson`` at ``url`` of ``site``. A page of ``generated``
+    (written by ``lessonkit prepare``) gets no checks, "Go deeper" or run; ``path``: the learner's
+    path as prepare recorded it; ``warn`` receives the page's warnings."""
 
     def __init__(
         self,
@@ -97,12 +80,8 @@ class LessonPage(Extension):
         self.is_lesson = lesson.path not in self.generated
         self.path, self.warn = path, warn
         self.execute: ExecuteExtension | None = None
-        self.content = ""
-        """The page's converted content, once converted (without the report box and path data,
-        as MkDocs' ``page.content``)."""
-        self.as_written = True
-        """Whether the page's Markdown reached lessonkit as its file has it (no other extension
-        changed it first): then its program is the file's own."""
+        self.content = ""  # once converted, as MkDocs' page.content
+        self.as_written = True  # no other extension changed the Markdown: its program is the file's
 
     def extendMarkdown(self, md: Markdown) -> None:
         site, lesson = self.site, self.lesson
@@ -147,9 +126,8 @@ class LessonPage(Extension):
         return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
 
     def _finish(self, md: Markdown, html: str) -> str:
-        """The converted page with its figures back and, when the site has a ``repo_url``, its
-        "Report a mistake" box (and per-section links) right after the content. Done here, not
-        in a postprocessor: Python-Markdown also runs those on each heading's text."""
+        """The converted page with its figures back, then the notebook download, the
+        "Report a mistake" box and the path's data (postprocessors run on headings too)."""
         figures = md.treeprocessors["lessonkit_cut_figures"].figures
         if figures:
             html = figure_slots.restore(html, figures, self.lesson.where)
@@ -172,8 +150,7 @@ class LessonPage(Extension):
 
 
 def as_written(given: str, lesson: Lesson) -> bool:
-    """Whether ``given`` is the page's own body (its newlines and leading blank lines apart:
-    Zensical passes a CRLF file's bytes), not a body another extension changed.
+    """Whether ``given`` is the page's own body (newlines aside), not one another extension changed.
 
     >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
     >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
@@ -205,7 +182,7 @@ class _PagePreprocessor(Preprocessor):
 
 
 class _CutFigures(Treeprocessor):
-    """Takes each figure's SVG out of the stashed HTML (where the execute extension put it)."""
+    """Takes each figure's SVG out of the stashed HTML."""
 
     def __init__(self, md: Markdown) -> None:
         super().__init__(md)

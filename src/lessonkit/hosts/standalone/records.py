@@ -1,20 +1,11 @@
 """What ``lessonkit prepare`` keeps of each page's conversion, so a warm run converts none again.
 
-A page's record holds what prepare derives from converting it (its title, its HTML and its
-content: the glossary's "used on" lists, the learner's path and the manifest read them). It is
-keyed by everything the conversion depends on: the page's path, URL and text, its result (a
-digest of what its code produced: a lab edit that changes a number changes the key), the
-pages lessonkit makes (a link to one is valid only when it is made), the site's configuration
-(``mkdocs.yml``, its lessonkit options and Markdown extensions, the glossary's file), lessonkit's
-own source and the installed distributions (:func:`environment`). Every file the conversion
-read (a snippet an extension includes) is recorded with its digest and checked at lookup, as a
-cache entry's reads are. The checks are not recorded: they run on every page every time (they
-read other pages: a removed page breaks a link to it).
-
-The records live in one file in a folder of the cache folder (lesson code may neither read nor
-change it; the cache's pruning leaves that folder alone), rewritten after a whole run with only
-the records that run used: they never outgrow the site. A damaged or foreign file is ignored
-(every page is converted again), never an error.
+A record (title, HTML, content) is keyed by all the conversion depends on: the page's path, URL
+and text, its result's digest, the pages lessonkit makes, the site's configuration, lessonkit's
+source and the installed distributions (:func:`environment`); each file the conversion read is
+checked at lookup. Checks are never recorded (they read other pages). The records live in one
+checksummed file in the cache folder, rewritten with only what a whole run used; a damaged one
+is ignored, never an error.
 
 >>> import tempfile
 >>> store = Records(Path(tempfile.mkdtemp()) / "pages.json")
@@ -52,7 +43,7 @@ FORMAT = 1
 
 @dataclass(frozen=True)
 class Converted:
-    """A page as converted: its title, its HTML (with the report box) and its content."""
+    """A page as converted: its title, URL, HTML (with the report box) and content."""
 
     title: str
     url: str
@@ -86,7 +77,7 @@ class Records:
         self._new[key] = {"page": asdict(page), "reads": dict(reads)}
 
     def save(self) -> None:
-        """Keep the records this run used (and no others); nothing when they did not change."""
+        """Keep the records this run used (and no others); nothing when unchanged."""
         if self._new == self._old:
             return
         payload = json.dumps(self._new, sort_keys=True)
@@ -98,8 +89,7 @@ class Records:
 
 @contextmanager
 def recording(own: Path):
-    """Record the files read meanwhile (not those under ``own``, lessonkit's cache folder):
-    yields a function that returns them, path -> sha256."""
+    """Record the files read meanwhile (not under ``own``): yields path -> sha256."""
     watch = FileWatch(own_folder=own)
     with watch.active():
         yield watch.reads
@@ -118,16 +108,15 @@ def key_of(*parts: object) -> str:
 
 
 def result_digest(result: PageResult | None) -> str:
-    """What a page's code produced (its steps' outputs and its problems), as a digest."""
+    """What a page's code produced (its steps' outputs and problems), as a digest."""
     if result is None:
         return ""
     return _sha256(json.dumps(result.steps, sort_keys=True))  # each step's fields, in order
 
 
 def environment(modules: Iterable[str], files: Iterable[Path]) -> str:
-    """What every conversion depends on beyond the page: Python's version, lessonkit's source,
-    the installed distributions (each ``.dist-info`` on ``sys.path``: name and version), the
-    source of the Markdown extension ``modules`` the site lists, and the bytes of ``files``."""
+    """What every conversion depends on beyond the page: Python, lessonkit's source, the
+    installed distributions, the listed extension ``modules``' source and the bytes of ``files``."""
     digest = hashlib.sha256(_installed().encode())
     for name in sorted(set(modules)):
         source = getattr(_module(name), "__file__", None)
@@ -138,8 +127,7 @@ def environment(modules: Iterable[str], files: Iterable[Path]) -> str:
 
 
 def _module(name: str) -> ModuleType | None:
-    """The module of a Markdown extension named as Python-Markdown takes it (``toc`` is
-    ``markdown.extensions.toc``), imported now (else the key would depend on when)."""
+    """An extension's module as Python-Markdown names it (``toc``: ``markdown.extensions.toc``)."""
     for candidate in (name, f"markdown.extensions.{name}"):
         with suppress(ImportError, ValueError):
             return importlib.import_module(candidate)
@@ -148,7 +136,7 @@ def _module(name: str) -> ModuleType | None:
 
 @cache
 def _installed() -> str:
-    """Python's version, lessonkit's source and the distributions installed, as one digest."""
+    """Python's version, lessonkit's source and the installed distributions, as one digest."""
     digest = hashlib.sha256(platform.python_version().encode())
     package = Path(lessonkit.__file__).resolve().parent
     for path in sorted(package.rglob("*.py")):
@@ -173,8 +161,7 @@ def _load(file: Path) -> dict[str, dict[str, Any]]:
 
 
 def _read(path: str) -> str | None:
-    """A recorded read's digest now: a file's bytes, or a folder's names (its path ends with
-    :data:`~lessonkit.execute.filewatch.LISTING`)."""
+    """A recorded read's digest now: a file's bytes, or a folder's names."""
     return listing_digest(path) if path.endswith(LISTING) else _digest(path)
 
 

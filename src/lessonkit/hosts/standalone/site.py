@@ -1,9 +1,4 @@
-"""One lesson site as a host without plugins sees it: its options, folders, URLs, engine, glossary.
-
-Zensical's extension (:mod:`lessonkit.hosts.zensical`) and ``lessonkit prepare``
-(:mod:`.prepare`) each make a :class:`Site` from ``mkdocs.yml``; the MkDocs plugin reads MkDocs'
-own config instead. Every part comes from a feature package: the settings schema, the engine,
-the glossary, the check recipe.
+"""One lesson site as a host without plugins sees it: options, folders, URLs, engine, glossary.
 
 >>> config = SiteConfig.of({"site_url": "https://o.github.io/r", "use_directory_urls": False},
 ...                        Path("/site"), Settings())
@@ -42,28 +37,22 @@ _LINK = re.compile(r'(\s(?:href|src))="([^"]*)"')
 
 @dataclass(frozen=True)
 class SiteConfig:
-    """What lessonkit reads from a site's configuration (``mkdocs.yml``, as the host parsed it)."""
+    """What lessonkit reads from ``mkdocs.yml``, as the host parsed it."""
 
-    root: Path
-    """The folder of the configuration file (relative paths start there)."""
+    root: Path  # the folder of mkdocs.yml
     docs_dir: Path
     site_dir: Path
     settings: Settings
     site_url: str = ""
     repo_url: str = ""
     use_directory_urls: bool = True
-    extensions: tuple[str, ...] = ()
-    """The names of the Markdown extensions the site lists."""
+    extensions: tuple[str, ...] = ()  # the Markdown extensions' names
     extra_css: tuple[str, ...] = ()
     extra_javascript: tuple[str, ...] = ()
-    watch: tuple[str, ...] = ()
-    """Paths a host watches besides the docs (Zensical: whose changes make it convert again)."""
-    nav_titles: Mapping[str, str] = field(default_factory=dict)
-    """The title ``nav`` gives a page (path in the docs folder -> title): its title there."""
-    nav: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """Each page ``nav`` lists, in order, with its sections' titles (the learner's path)."""
-    markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
-    """What the site's Markdown extensions mean for the page checks (its blocks, heading ids)."""
+    watch: tuple[str, ...] = ()  # paths a host watches besides the docs
+    nav_titles: Mapping[str, str] = field(default_factory=dict)  # page -> its title in nav
+    nav: tuple[tuple[str, tuple[str, ...]], ...] = ()  # nav's pages with their sections' titles
+    markdown: MarkdownSetup = field(default_factory=MarkdownSetup)  # for the page checks
 
     @classmethod
     def of(cls, config: Mapping[str, Any], root: Path, settings: Settings) -> SiteConfig:
@@ -96,13 +85,11 @@ class SiteConfig:
         )
 
     def page_url(self, path: str) -> str:
-        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it
-        (:func:`~lessonkit.checks.files.page_url`)."""
+        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it."""
         return page_url(path, self.use_directory_urls)
 
     def site_links(self, html: str, path: str) -> str:
-        """The converted page at ``path``'s relative links as the host makes them, from the
-        site's root: a link to a page becomes its URL (``b.md#x`` from ``a/c.md``: ``/a/b/#x``).
+        """The page at ``path``'s relative links from the site's root, a page's as its URL.
 
         >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
         >>> c.site_links('<a href="b.md#x">b</a><a href="#y"></a><img src="i.png">', "a/c.md")
@@ -133,8 +120,7 @@ class SiteConfig:
 
 
 def nav_titles(nav: Iterable[Any]) -> dict[str, str]:
-    """The title of each page ``nav`` names, from ``mkdocs.yml``'s shorthand or from the
-    entries Zensical makes of it (``title``, ``url``, ``children``).
+    """The title of each page ``nav`` names (``mkdocs.yml``'s shorthand, or Zensical's entries).
 
     >>> nav_titles([{"Home": "index.md"}, {"Part": ["a.md", {"B": "b/c.md"}]}])
     {'index.md': 'Home', 'b/c.md': 'B'}
@@ -170,26 +156,23 @@ def page_order(path: str) -> tuple[tuple[str, ...], bool, str]:
 
 
 class Site:
-    """A site's state for one process: its engine (worker processes, cache) and glossary."""
+    """A site's state for one process: its engine (workers, cache) and glossary."""
 
     def __init__(self, config: SiteConfig) -> None:
         self.config = config
         settings = config.settings
         self.glossary = SiteGlossary.of_site(settings, config.docs_dir, config.root)
         self.engine: Engine | None = None
-        self.sources: dict[str, str] = {}
-        """The notebook each notebook lesson's page is read from (``a.md`` -> ``a.ipynb``)."""
+        self.sources: dict[str, str] = {}  # a notebook lesson's page -> its notebook
         if settings.execute:
             self.engine = site_engine(settings, config.root, config.docs_dir, config.site_dir)
 
     def where(self, path: str) -> str:
-        """How messages name the page at ``path`` (in the docs folder): from the root, as MkDocs'
-        plugin names it (e.g. ``docs/a/b.md``)."""
+        """How messages name the page at ``path``: from the root (e.g. ``docs/a/b.md``)."""
         return os.path.relpath(self.config.docs_dir / path, self.config.root)
 
     def read(self, path: str) -> Lesson:
-        """The page at ``path`` in the docs folder (a notebook lesson's page: from its notebook,
-        :attr:`sources`); LessonError if it cannot be read."""
+        """The page at ``path`` (a notebook lesson's: from its notebook)."""
         source = self.sources.get(path, path)
         return read_lesson(self.config.docs_dir / source, path, self.where(source))
 
@@ -209,15 +192,13 @@ class Site:
         return check_page(lesson, context)
 
     def glossary_extension(self, page_path: str) -> Extension | None:
-        """The glossary's extension for the page at ``page_path``, linking to the glossary page
-        relatively, as a Markdown link is written (the host makes it the page's URL)."""
+        """The glossary's extension for a page, linking to the glossary page relatively."""
         if not self.glossary:
             return None
         return self.glossary.extension(href=self.glossary.link_from(page_path) + "#{id}")
 
     def close(self, *, prune: bool = False) -> None:
-        """Stop the workers; ``prune`` (every page was submitted): the cache keeps only what
-        this run used."""
+        """Stop the workers; ``prune``: the cache keeps only what this run used."""
         if self.engine:
             self.engine.close(prune=prune)
             self.engine = None

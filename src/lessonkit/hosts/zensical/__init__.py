@@ -1,20 +1,10 @@
 """lessonkit under Zensical: list ``lessonkit.hosts.zensical`` in ``markdown_extensions``.
 
-Zensical (0.0.57) reads ``mkdocs.yml`` and runs its Python-Markdown extensions, but no MkDocs
-plugin. It converts each page with a new ``Markdown``, in one process, one page at a time. This
-extension reads which page it is (:mod:`.context`, the one place that touches Zensical's
-private API), keeps the site's state for the process (:data:`_SITES`: the engine, its workers
-and cache, the glossary), and adds every lessonkit feature of the page
-(:class:`~lessonkit.hosts.standalone.page.LessonPage`, with the learner's path's data). A page
-``lessonkit prepare`` wrote for a notebook lesson is read from its notebook (the manifest says
-which), so its problems name the notebook's cells. The
-site-level outputs (the glossary page, the print page, notebooks, lessonkit's CSS and JS, the
-path's data) come from ``lessonkit prepare``, run before
-``zensical build`` (:mod:`lessonkit.hosts.standalone.prepare`).
-
-Under MkDocs, ProperDocs or ``lessonkit prepare`` there is no rendering context and this
-extension does nothing: the MkDocs plugin wires the same features there, so one ``mkdocs.yml``
-serves every host.
+Zensical reads ``mkdocs.yml`` and runs its extensions, not MkDocs plugins, converting each page
+with a new ``Markdown`` in one process. This extension finds the page (:mod:`.context`), keeps
+the site's state for the process, and adds every feature of the page
+(:class:`~lessonkit.hosts.standalone.page.LessonPage`). The site-level outputs come from
+``lessonkit prepare``, run before ``zensical build``. Under any other host it does nothing.
 """
 
 from __future__ import annotations
@@ -39,12 +29,9 @@ from lessonkit.hosts.zensical.context import PageContext, page_context
 
 log = logging.getLogger("lessonkit")
 
-_SITES: dict[Path, Site] = {}
-"""This process's sites, by the folder of their ``mkdocs.yml`` (one, in practice). A site's
-state is made again when its configuration changes (under ``zensical serve``)."""
+_SITES: dict[Path, Site] = {}  # by mkdocs.yml's folder; made again when its config changes
 _LOCK = threading.Lock()
-_CONVERTED: dict[Path, int] = {}
-"""How many pages each site converted in this process (Zensical converts none it has cached)."""
+_CONVERTED: dict[Path, int] = {}  # pages each site converted in this process
 
 
 class ZensicalExtension(Extension):
@@ -81,15 +68,14 @@ def _site(context: PageContext) -> Site:
 
 
 def _log(problems: Iterable[Problem]) -> None:
-    """Warnings go to Python's log: Zensical shows them (a strict build cannot fail on them;
-    ``lessonkit prepare --strict`` does)."""
+    """Warnings go to Python's log (``lessonkit prepare --strict`` fails on them)."""
     for problem in problems:
         log.warning(problem.format())
 
 
 @atexit.register
 def _close() -> None:
-    """Stop the workers; say how many pages ran their code (the rest came from the cache)."""
+    """Stop the workers; say how many pages ran their code."""
     with _LOCK:
         for root, site in _SITES.items():
             ran = site.engine.executed if site.engine else 0
@@ -100,5 +86,4 @@ def _close() -> None:
 
 
 def makeExtension(**kwargs: Any) -> ZensicalExtension:
-    """Python-Markdown's hook: the module's dotted name works as an extension name."""
     return ZensicalExtension(**kwargs)

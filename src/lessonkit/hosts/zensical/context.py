@@ -1,9 +1,7 @@
-"""Which page Zensical is converting, and the site's configuration: the one place that reads it.
+"""Which page Zensical converts, and the site's configuration: the one reader of its private API.
 
-Zensical (0.0.57) converts every page with a new ``markdown.Markdown`` whose first preprocessor,
-``rendering_context``, holds the page (``path`` in the docs folder, ``url``) and the parsed
-``mkdocs.yml`` (with ``root_dir``, the folder of the file). That is a private API of Zensical's:
-if it changes, this module says so instead of building a half-working site.
+Zensical (0.0.57) gives each page's ``Markdown`` a first preprocessor, ``rendering_context``,
+holding the page and the parsed ``mkdocs.yml``; if that changes, this says so.
 
 >>> from types import SimpleNamespace as NS
 >>> md = NS(preprocessors={NAME: NS(page=NS(path="a/b.md", url="a/b/"),
@@ -31,17 +29,13 @@ SUPPORTED = "0.0.57"
 class PageContext:
     """The page being converted and the site it belongs to."""
 
-    path: str
-    """The page's file in the docs folder, with ``/`` (e.g. ``building-blocks/a.md``)."""
-    url: str
-    """The page's URL in the site (e.g. ``building-blocks/a/``; ``""`` for the home page)."""
-    root: Path
-    """The folder of the site's configuration file."""
-    config: Mapping[str, Any]
-    """``mkdocs.yml`` as Zensical parsed it (plugins' options under ``plugins.NAME.config``)."""
+    path: str  # in the docs folder, e.g. building-blocks/a.md
+    url: str  # e.g. building-blocks/a/ ("" for the home page)
+    root: Path  # the folder of mkdocs.yml
+    config: Mapping[str, Any]  # mkdocs.yml as Zensical parsed it
 
     def plugin_options(self, name: str) -> Mapping[str, Any]:
-        """The options a site gives plugin ``name`` in ``mkdocs.yml`` ({} if none)."""
+        """The options ``mkdocs.yml`` gives plugin ``name`` ({} if none)."""
         entry = (self.config.get("plugins") or {}).get(name) or {}
         options = entry.get("config", entry) if isinstance(entry, Mapping) else {}
         return options if isinstance(options, Mapping) else {}
