@@ -18,7 +18,6 @@ from markdown.extensions.toc import slugify, strip_tags, unique
 from lessonkit import resources
 from lessonkit.core.fences import fences
 from lessonkit.core.page import Page
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError
 from lessonkit.core.source import split_source
 from lessonkit.notebooks.lesson import read_lesson
@@ -105,16 +104,16 @@ def _section_ids(separator: str) -> frozenset[str]:
     return page_ids(resources.section(page), separator).ids
 
 
-_ATX = lazy(r"^[ \t>]*(#{1,6})(?P<text>.*?)#*[ \t]*$")
+_ATX = re.compile(r"^[ \t>]*(#{1,6})(?P<text>.*?)#*[ \t]*$")
 """An ATX heading, at any depth (in a container, behind a block quote's ``>``)."""
-_SETEXT = lazy(r"^[ \t>]*(?:=+|-+)[ \t]*$")
-_ATTRS = lazy(r"[ \t]*\{:?[ \t]*([^}\n]*?)[ \t]*\}[ \t]*$")
+_SETEXT = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
+_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*([^}\n]*?)[ \t]*\}[ \t]*$")
 """An attribute list at the end of a heading: ``{#id .class}`` (``attr_list``)."""
-_EXPLICIT_ID = lazy(r"\{:?[^}\n]*?#([^\s}]+)[^}\n]*\}")
-_HTML_ID = lazy(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
-_MARKUP = lazy(r"[*_`\[<&\\!]")
-_MARK = lazy(r"\[\[!?([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]")
-_UNKNOWABLE = lazy(
+_EXPLICIT_ID = re.compile(r"\{:?[^}\n]*?#([^\s}]+)[^}\n]*\}")
+_HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_MARKUP = re.compile(r"[*_`\[<&\\!]")
+_MARK = re.compile(r"\[\[!?([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]")
+_UNKNOWABLE = re.compile(
     r"""(?m)^[ \t>]*(`{3,}|~{3,})[ \t]*python[ \t]+exec\b.*\boutput=["']?(?:markdown|html)"""
     r"|--8<--|\{%"
 )

@@ -26,17 +26,16 @@ from collections.abc import Iterator
 
 from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 LESSONKIT_BLOCKS = ("quiz",)
-_LINE = lazy(r" {0,3}(?P<slashes>/{1,})[ ]*(?P<name>[\w-]+)(?P<rest>.*)")
+_LINE = re.compile(r" {0,3}(?P<slashes>/{1,})[ ]*(?P<name>[\w-]+)(?P<rest>.*)")
 """A line that opens a block or tries to: slashes, a name, and what follows it."""
-_REST = lazy(r"[ ]*(?:\|.*)?")
+_REST = re.compile(r"[ ]*(?:\|.*)?")
 """What may follow a block's name on its opening line: nothing, or ``| a title``."""
-_QUICK = lazy(r"(?m)^[ \t>]*/{1,}[ ]*[\w-]")
+_QUICK = re.compile(r"(?m)^[ \t>]*/{1,}[ ]*[\w-]")
 """Any such line at any depth: a page without one has nothing to check (build speed)."""
-_QUIZ = lazy(r"/{3,} *quiz(?![\w-])", re.I)
+_QUIZ = re.compile(r"/{3,} *quiz(?![\w-])", re.I)
 
 
 def block_problems(body: str, blocks: frozenset[str] | None) -> list[Problem]:

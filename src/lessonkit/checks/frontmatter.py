@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from lessonkit.core.fences import mask_code
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import (
     SIZE_LIMIT,
@@ -30,7 +29,7 @@ from lessonkit.core.source import (
 )
 from lessonkit.resources.cards import check_resources
 
-_H1 = lazy(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
+_H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
 """An ATX (``# Title``) or setext (``Title`` over ``===``) level-1 heading."""
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "lessonkit": ("title", "description", "resources", "notebook", "path"),
@@ -66,7 +65,7 @@ FLAG_KEYS = {
 }
 """lessonkit's keys whose value is true or false, and what true does."""
 ALL_KNOWN = tuple(key for keys in KNOWN_KEYS.values() for key in keys)
-_TOP_KEY = lazy(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
+_TOP_KEY = re.compile(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
 """A top-level ``key:`` line of the front matter's YAML (at column 0)."""
 FRONT_MATTER_HINT = (
     "begin the file with front matter: a line '---', then 'title: The title' and "

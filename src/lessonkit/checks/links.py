@@ -20,12 +20,13 @@ from urllib.parse import unquote
 from lessonkit.checks.anchors import PageIds
 from lessonkit.checks.context import Context
 from lessonkit.core.fences import mask_code
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
-_SCHEME = lazy(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_INLINE_LINK = lazy(r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)")
-_REFERENCE = lazy(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_INLINE_LINK = re.compile(
+    r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
+)
+_REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
 
 
 def link_problems(

@@ -29,19 +29,19 @@ region only; raw HTML blocks are read like Markdown.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 
 from lessonkit.core.fences import TAB_LENGTH, fences
-from lessonkit.core.patterns import lazy
 from lessonkit.core.records import Record
 
-_INDENTED_BODY = lazy(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
+_INDENTED_BODY = re.compile(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
 """An admonition, a details block or a content tab: the content is indented under it."""
-_ITEM = lazy(r"( {0,3})(?:[-*+]|\d{1,9}[.)]|\[\^[^\]]+\]:|:)(?:[ \t]+(.*))?")
+_ITEM = re.compile(r"( {0,3})(?:[-*+]|\d{1,9}[.)]|\[\^[^\]]+\]:|:)(?:[ \t]+(.*))?")
 """A list item, a footnote or a definition: content on the line itself and indented under it."""
-_RULE = lazy(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
 """A thematic break (``- - -``, ``***``), which looks like a list item and is not one."""
-_QUOTE = lazy(r" {0,3}> ?(.*)")
+_QUOTE = re.compile(r" {0,3}> ?(.*)")
 _OPENING = frozenset("!?=-*+:>[0123456789")
 """The characters a container's opening line can start with (after its indent)."""
 

@@ -42,13 +42,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.records import Record
 
 TAB_LENGTH = 4
 """Python-Markdown's default tab length (MkDocs keeps it): where a tab in an indent stops."""
 
-_OPEN = lazy(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
+_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
 """An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
 
 

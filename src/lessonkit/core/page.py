@@ -33,7 +33,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.records import Record
 from lessonkit.core.source import normalized, read_front_matter, read_source, split_source
@@ -68,7 +67,7 @@ class Origins(Record):
         return problem._replace(path=path, line=line or None, details=details)
 
 
-_DETAIL_LINE = lazy(r"^line (\d+):", re.M)
+_DETAIL_LINE = re.compile(r"^line (\d+):", re.M)
 """How a problem's details quote a line of the page (a traceback's frames, a syntax error)."""
 
 

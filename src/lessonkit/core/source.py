@@ -30,7 +30,6 @@ import yaml
 from markdown.preprocessors import NormalizeWhitespace
 from markdown.util import ETX, STX
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.records import Record
 
@@ -41,7 +40,7 @@ _NORMALIZE = NormalizeWhitespace(SimpleNamespace(tab_length=4))  # type: ignore[
 _NORMALIZED_AWAY = (STX, ETX, "\r", "\t", " \n")
 """What NormalizeWhitespace removes or rewrites: markers, carriage returns, tabs, and (found by
 a line that ends in a space) whitespace-only lines."""
-_FRONT_MATTER = lazy(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
 class Split(Record):

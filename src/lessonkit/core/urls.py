@@ -12,12 +12,12 @@ the browser does. Safe: a relative URL, ``http``, ``https`` and ``mailto``.
 
 from __future__ import annotations
 
-from lessonkit.core.patterns import lazy
+import re
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 HINT = "link with https://, mailto: or a path relative to the page"
-RE_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
-RE_SKIPPED = lazy(r"[\x00-\x20\x7f]+")
+RE_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+RE_SKIPPED = re.compile(r"[\x00-\x20\x7f]+")
 """What a browser skips before and inside a URL's scheme (space, tab, newline, controls)."""
 
 

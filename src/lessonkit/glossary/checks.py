@@ -20,13 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from lessonkit.core.fences import mask_code
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 from lessonkit.glossary.terms import SENSE_RE, Glossary, Term
 
 MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
 """``[[term]]``, ``[[term|shown text]]``, ``[[!text]]``."""
-SENSES_RE = lazy(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
+SENSES_RE = re.compile(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
 """A page's senses marker: ``<!-- glossary senses: causal, left-to-right -->``."""
 
 
@@ -166,7 +165,7 @@ def page_senses(text: str) -> tuple[set[str], list[Problem]]:
     return senses, problems
 
 
-_PROSE_SKIPS = lazy(
+_PROSE_SKIPS = re.compile(
     r"<!--.*?-->"  # comments, the senses marker among them
     r"|<[^>\n]+>"  # HTML tags
     r"|^[ \t]*#{1,6}[ \t][^\n]*$"  # headings: never linked

@@ -29,14 +29,13 @@ import markdown
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 FIELDS = ("term", "definition", "aliases", "related", "ambiguous", "senses", "id")
-ID_RE = lazy(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SENSE_RE = ID_RE
 """A sense label in a term's ``senses`` or a page's marker: ``causal``, ``left-to-right``."""
-NAME_RE = lazy(r"^\w(?:[\w'.-]|\s(?=\w))*$")
+NAME_RE = re.compile(r"^\w(?:[\w'.-]|\s(?=\w))*$")
 """A name or alias: words of letters, digits, hyphens, apostrophes and periods."""
 INLINE_TAGS = frozenset({"em", "strong", "code"})
 """The only markup a definition may produce: it is shown inside a sentence, in a tooltip."""

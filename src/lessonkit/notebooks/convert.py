@@ -50,7 +50,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lessonkit.core.page import Origins
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
 
@@ -239,7 +238,7 @@ class Made:
         return Made(self.text, origins, problems)
 
 
-_MARKER = lazy(r"# %%(?:\s|$)")
+_MARKER = re.compile(r"# %%(?:\s|$)")
 """A jupytext percent cell marker: ``# %%``, ``# %% [markdown]``, ``# %% tags=[...]``."""
 
 
@@ -315,8 +314,8 @@ def convert(nb: Mapping[str, Any]) -> Made:
     return Made(text, Origins(tuple(origins) or ((1, 0),)), problems)
 
 
-_FRONT_MATTER = lazy(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
-_ATTACHMENT = lazy(r"attachment:([^\s)\"'>]+)")
+_FRONT_MATTER = re.compile(r"---[ \t]*\n.*?\n?(?:---|\.\.\.)[ \t]*", re.DOTALL)
+_ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")
 """An image a Markdown cell links to inside the cell (Jupyter's pasted images)."""
 
 

@@ -5,13 +5,13 @@ only when a site has a notebook lesson)."""
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 
 from lessonkit.core.page import Page
-from lessonkit.core.patterns import lazy
 from lessonkit.core.source import read_source
 
-PERCENT_HEADER = lazy(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
+PERCENT_HEADER = re.compile(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
 """A jupytext percent script's YAML header (the ``format_name`` jupytext writes in it)."""
 
 

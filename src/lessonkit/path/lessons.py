@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.records import Record
 
 SECTION = "Learning path"
 """The nav section whose pages are the path (front matter ``path: true|false`` overrides)."""
-_QUIZ_ID = lazy(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
+_QUIZ_ID = re.compile(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
 
 
 class Lesson(Record):

@@ -16,8 +16,6 @@ import re
 from posixpath import normpath
 from urllib.parse import urljoin, urlsplit
 
-from lessonkit.core.patterns import lazy
-
 from .lessons import Lesson
 
 PRINT_PAGE = "print.md"
@@ -43,17 +41,17 @@ PRINT_MARKDOWN = f"""{FRONT_MATTER}
 Every lesson of the learning path, made when the site is built.
 """
 
-_HEADERLINK = lazy(r'<a class="headerlink" href="[^"]*" title="Permanent link">[^<]*</a>')
-_HEADING = lazy(r"<(/?)h([1-5])\b")
-_ID = lazy(r'(\s(?:id|for))="([^"]+)"')
-_IDREFS = lazy(r'(\saria-(?:describedby|labelledby|controls))="([^"]+)"')
-_FRAGMENT = lazy(r'((?:\s|xlink:)href)="#([^"]*)"')
-_URL_REF = lazy(r"url\(#([^)]+)\)")
-_LINK = lazy(r'(\s(?:href|src))="([^"#][^"]*)"')
-_QUIZ = lazy(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
-_RESULT = lazy(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
-_NOT_ID = lazy(r"[^\w-]+")
-_USED_ON = lazy(r'<p class="lk-entry__used">.*?</p>', re.S)
+_HEADERLINK = re.compile(r'<a class="headerlink" href="[^"]*" title="Permanent link">[^<]*</a>')
+_HEADING = re.compile(r"<(/?)h([1-5])\b")
+_ID = re.compile(r'(\s(?:id|for))="([^"]+)"')
+_IDREFS = re.compile(r'(\saria-(?:describedby|labelledby|controls))="([^"]+)"')
+_FRAGMENT = re.compile(r'((?:\s|xlink:)href)="#([^"]*)"')
+_URL_REF = re.compile(r"url\(#([^)]+)\)")
+_LINK = re.compile(r'(\s(?:href|src))="([^"#][^"]*)"')
+_QUIZ = re.compile(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
+_RESULT = re.compile(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
+_NOT_ID = re.compile(r"[^\w-]+")
+_USED_ON = re.compile(r'<p class="lk-entry__used">.*?</p>', re.S)
 
 
 HOME = "index.md"

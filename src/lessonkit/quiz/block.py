@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
 from pymdownx.blocks.block import Block, type_string
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 
 from .rules import (
@@ -33,7 +33,7 @@ from .rules import (
     text_of,
 )
 
-RE_LIST_LINE = lazy(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
+RE_LIST_LINE = re.compile(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
 
 
 class QuizBlock(Block):

@@ -18,23 +18,22 @@ import yaml
 
 from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote
 
-RE_QUIZ = lazy(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
+RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
-RE_ANY_QUIZ = lazy(r"^[ \t>]*/{3,} *quiz(?![\w-])", re.I | re.M)
+RE_ANY_QUIZ = re.compile(r"^[ \t>]*/{3,} *quiz(?![\w-])", re.I | re.M)
 """The same at any depth: indented in a container (with spaces or tabs), or behind a block
 quote's ``>``."""
-RE_START = lazy(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
+RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
-RE_END = lazy(r"^ {0,3}(/{3,}) *$")
-RE_OPTIONS_LINE = lazy(r"^ {4,}\S")
+RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
+RE_OPTIONS_LINE = re.compile(r"^ {4,}\S")
 """pymdown reads lines indented 4+ spaces right after the opening line as YAML options."""
-RE_BULLET = lazy(r"^ {0,3}[-*+] +(\S.*)$")
-RE_NUMBERED = lazy(r"^ {0,3}\d+[.)] +(?=\S)")
+RE_BULLET = re.compile(r"^ {0,3}[-*+] +(\S.*)$")
+RE_NUMBERED = re.compile(r"^ {0,3}\d+[.)] +(?=\S)")
 TYPES = ("single", "multiple")
 
 

@@ -46,19 +46,18 @@ from collections.abc import Iterator
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
 
 from lessonkit.core.fences import fences, paragraph_spans
-from lessonkit.core.patterns import lazy
 
 from .check import RE_END, RE_START
 
-RE_OPENER = lazy(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
+RE_OPENER = re.compile(r"^(?P<prefix>[ >]*?)/{3,} *quiz(?![\w-])", re.I)
 """A ``/// quiz`` line at any depth: behind the indent or ``>`` of the containers it sits in."""
-RE_TAG_START = lazy(r"<(?=[A-Za-z/!?])")
+RE_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 """A ``<`` that could open an HTML tag, a closing tag, a comment or a processing instruction."""
-RE_AUTOLINK = lazy(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+RE_AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
 """Python-Markdown's own autolinks (``<https://...>``, ``<me@example.org>``): Markdown, kept."""
-RE_OPTION = lazy(r" {0,3}[-*+] ")
+RE_OPTION = re.compile(r" {0,3}[-*+] ")
 """An option's line: from the first, lines indented 4 spaces are feedback, not code."""
-RE_PLACEHOLDER_LINE = lazy("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
+RE_PLACEHOLDER_LINE = re.compile("^[ >]*\x02wzxhzdk:\\d+\x03[ ]*$")
 """A line a preprocessor already replaced by stashed HTML (a fenced block, an executed block)."""
 
 

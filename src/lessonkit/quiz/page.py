@@ -9,18 +9,17 @@ import xml.etree.ElementTree as etree
 from collections.abc import Iterator
 from itertools import takewhile
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.urls import HINT, unsafe_scheme
 
 from .check import RE_OPTIONS_LINE, header_problems
 from .rules import NO_QUESTION, PENDING, SEAL_TAG, first_line, problem, quote, text_of
 
-RE_LEFTOVER = lazy(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
-RE_SEALED = lazy(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
-RE_QUIZ_HTML = lazy(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
+RE_LEFTOVER = re.compile(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
+RE_SEALED = re.compile(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
+RE_QUIZ_HTML = re.compile(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
 """A finished quiz in a page's HTML: its question, options and (in <noscript>) all feedback."""
-RE_URL = lazy(r'\s(?:href|src)="([^"]*)"')
+RE_URL = re.compile(r'\s(?:href|src)="([^"]*)"')
 SKIP = frozenset({"pre", "code", "script", "style"})
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
 OPTION_HINT = "the only option is `type: single` or `type: multiple`"
@@ -94,7 +93,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
 }
 
-RE_PLACEHOLDER = lazy("\x02wzxhzdk:\\d+\x03")
+RE_PLACEHOLDER = re.compile("\x02wzxhzdk:\\d+\x03")
 """Where Python-Markdown stashed HTML (a fenced block, raw HTML) in a block's text."""
 
 NO_QUESTION = "(without a question)"
@@ -104,10 +103,10 @@ SEAL_TAG = "lk-sealed"
 """Placeholder around an option's feedback; the page's postprocessor replaces it by a seal."""
 PENDING = "data-lk-pending"
 """Set on a quiz until ``on_end`` ran: still there after parsing means the block never closed."""
-RE_MARK = lazy(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
+RE_MARK = re.compile(r"^\[(?P<mark>[ xX])\](?:[ \t]+(?P<text>.*)|[ \t]*$)", re.S)
 """An option's task mark: ``[ ]`` wrong, ``[x]`` or ``[X]`` right, then the option's text."""
 
-RE_VERDICT = lazy(r"^\W*(?P<start>right\b|not quite\b)", re.I)
+RE_VERDICT = re.compile(r"^\W*(?P<start>right\b|not quite\b)", re.I)
 """How feedback opens: 'Right: ...' for a right option, 'Not quite. ...' for a wrong one."""
 
 
