@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown import Extension, Markdown
-
-from lessonkit.core.records import Record
 
 TOC_NAMES = ("toc", "markdown.extensions.toc")
 
 
-class MarkdownSetup(Record):
+class MarkdownSetup(NamedTuple):
     """The facts about a site's Markdown that checks need."""
 
     blocks: frozenset[str] | None = None

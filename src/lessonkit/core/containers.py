@@ -31,9 +31,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from lessonkit.core.fences import TAB_LENGTH, fences
-from lessonkit.core.records import Record
 
 _INDENTED_BODY = re.compile(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
 """An admonition, a details block or a content tab: the content is indented under it."""
@@ -46,7 +46,7 @@ _OPENING = frozenset("!?=-*+:>[0123456789")
 """The characters a container's opening line can start with (after its indent)."""
 
 
-class Region(Record):
+class Region(NamedTuple):
     """Lines read as one Markdown document: the page, or a container's dedented content."""
 
     lines: list[str]

@@ -41,8 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-
-from lessonkit.core.records import Record
+from typing import NamedTuple
 
 TAB_LENGTH = 4
 """Python-Markdown's default tab length (MkDocs keeps it): where a tab in an indent stops."""
@@ -51,7 +50,7 @@ _OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
 """An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
 
 
-class Fence(Record):
+class Fence(NamedTuple):
     """One fenced block of a page: lines ``start`` to ``end``, both fence lines included."""
 
     start: int

@@ -31,17 +31,16 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 from lessonkit.core.source import normalized, read_front_matter, read_source, split_source
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
 
 
-class Origins(Record):
+class Origins(NamedTuple):
     """Where each line of a page's text comes from in its source: ``(cell, line in cell)`` for
     text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given).
     Cell 0 is the source file itself (a script's own lines: ``(0, line in the file)``)."""

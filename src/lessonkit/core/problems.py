@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
-
-from lessonkit.core.records import Record
+from typing import Literal, NamedTuple
 
 
-class Problem(Record):
+class Problem(NamedTuple):
     """One problem in a lesson source. ``line`` is 1-based in the text that was checked.
 
     A value, changed by ``problem._replace(field=...)``. A ``NamedTuple``, not a frozen

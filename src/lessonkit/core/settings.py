@@ -19,15 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 
 DEFAULT_GLOSSARY = "glossary.yml"
 
 
-class Option(Record):
+class Option(NamedTuple):
     """One option: its name, accepted types, default, choices and what it does."""
 
     name: str
@@ -58,7 +57,7 @@ def _option(
     return default
 
 
-class Settings(Record):
+class Settings(NamedTuple):
     """The options of one site, every one set (defaults filled in). Never changed: a
     ``NamedTuple``, which every build defines in a fifth of a frozen dataclass's time."""
 

@@ -24,14 +24,13 @@ import re
 import reprlib
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from markdown.preprocessors import NormalizeWhitespace
 from markdown.util import ETX, STX
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (about 10x faster), else pure Python."""
@@ -43,7 +42,7 @@ a line that ends in a space) whitespace-only lines."""
 _FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
-class Split(Record):
+class Split(NamedTuple):
     """A page's source cut at its front matter."""
 
     body: str

@@ -16,10 +16,9 @@ import os
 import posixpath
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 
 if TYPE_CHECKING:  # loaded when the site has a glossary (see the functions)
@@ -80,7 +79,7 @@ def finish_page(
     return fill_used_on(page_html, links), unused(glossary, used)
 
 
-class SiteGlossary(Record):
+class SiteGlossary(NamedTuple):
     """A site's glossary as a host wires it: the terms, their YAML file and their page."""
 
     glossary: Glossary

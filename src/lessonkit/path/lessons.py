@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-from lessonkit.core.records import Record
+from typing import Any, NamedTuple
 
 SECTION = "Learning path"
 """The nav section whose pages are the path (front matter ``path: true|false`` overrides)."""
 _QUIZ_ID = re.compile(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
 
 
-class Lesson(Record):
+class Lesson(NamedTuple):
     """One page of the path: its source, title, URL (from the site's root) and its HTML."""
 
     src_uri: str
