@@ -7,12 +7,10 @@ from typing import Literal, NamedTuple
 
 
 class Problem(NamedTuple):
-    """One problem in a lesson source. ``line`` is 1-based in the text that was checked.
+    """One problem in a lesson source; ``line`` is 1-based in the text that was checked.
 
-    A value, changed by ``problem._replace(field=...)``. A ``NamedTuple``, not a frozen
-    dataclass: every build loads it, and on Python 3.11 a frozen dataclass costs a build 4 M
-    instructions more to define.
-    """
+    ``details``: lines shown under the message (a traceback); ``near``: text on the problem's
+    line when its number is unknown (:meth:`lessonkit.core.page.Page.place` finds it)."""
 
     message: str
     line: int | None = None
@@ -20,10 +18,7 @@ class Problem(NamedTuple):
     severity: Literal["error", "warning"] = "error"
     path: str = "<markdown>"
     details: str = ""
-    """Extra lines shown under the message, e.g. traceback lines pointing into the block."""
     near: str = ""
-    """Text on the problem's line, when its number is unknown (Python-Markdown keeps none while
-    rendering): the page finds the line by it (:meth:`lessonkit.core.page.Page.place`)."""
 
     def at(self, path: str, line_offset: int = 0) -> Problem:
         """The same problem placed in ``path``, its line shifted by ``line_offset``."""

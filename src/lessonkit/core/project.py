@@ -4,9 +4,6 @@
 ...                       Path("/site/mkdocs.yml"))
 >>> p.docs_dir, p.glossary, p.settings.glossary_page
 (PosixPath('/site/lessons'), None, 'glossary.md')
-
-The plugin's options are read with the schema the build uses (:mod:`lessonkit.core.settings`),
-so a wrong option fails ``lessonkit check`` as it fails the build.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix
 
 def load_config(text: str) -> dict[str, Any]:
     """``mkdocs.yml`` as a mapping (custom tags read as None)."""
-    data = yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
+    data = yaml.load(text, Loader=_Loader)
     return data if isinstance(data, dict) else {}
 
 
@@ -54,7 +51,7 @@ class Project:
     def virtual_pages(self) -> frozenset[str]:
         """Pages the build generates (relative to ``docs_dir``): links to them are valid."""
         glossary = [self.settings.glossary_page] if self.glossary else []
-        return frozenset([*glossary, "print.md"])  # lessonkit.path.PRINT_PAGE: the whole path
+        return frozenset([*glossary, "print.md"])  # lessonkit.path.PRINT_PAGE
 
     @classmethod
     def from_text(cls, text: str, config_file: Path) -> Project:

@@ -1,10 +1,5 @@
 """lessonkit's options: one schema that every host and the command line read.
 
-The MkDocs plugin's ``config_scheme`` is made from :data:`OPTIONS`
-(:mod:`lessonkit.hosts.mkdocs.config`); ``lessonkit check`` reads the same options from
-``mkdocs.yml`` with :meth:`Settings.from_options`, and :meth:`Settings.glossary_file` is the
-one rule for where the glossary is. So a build and a check cannot disagree about them.
-
 >>> s = Settings.from_options({"workers": 2, "glossary": ""})
 >>> s.workers, s.timeout, s.glossary_file(Path("/site/docs"))
 (2, 10, None)
@@ -27,7 +22,8 @@ DEFAULT_GLOSSARY = "glossary.yml"
 
 
 class Option(NamedTuple):
-    """One option: its name, accepted types, default, choices and what it does."""
+    """One option: its name, default, accepted types, what it does, choices, and whether
+    ``None`` means "not set"."""
 
     name: str
     default: Any
@@ -35,11 +31,9 @@ class Option(NamedTuple):
     help: str
     choices: tuple[str, ...] = ()
     nullable: bool = False
-    """``None`` (``null`` in YAML) is accepted and means "not set"."""
 
 
-_SCHEMA: list[dict[str, Any]] = []
-"""Each :class:`Settings` field's schema, in field order, as :func:`_option` records it."""
+_SCHEMA: list[dict[str, Any]] = []  # each Settings field's schema, in field order
 
 
 def _option(
@@ -49,8 +43,7 @@ def _option(
     choices: tuple[str, ...] = (),
     nullable: bool = False,
 ) -> Any:
-    """A :class:`Settings` field's default; its schema is kept for :data:`OPTIONS` (the name
-    comes from the field)."""
+    """A :class:`Settings` field's default; its schema goes to :data:`OPTIONS`."""
     _SCHEMA.append(
         {"default": default, "types": types, "help": help, "choices": choices, "nullable": nullable}
     )
@@ -58,8 +51,7 @@ def _option(
 
 
 class Settings(NamedTuple):
-    """The options of one site, every one set (defaults filled in). Never changed: a
-    ``NamedTuple``, which every build defines in a fifth of a frozen dataclass's time."""
+    """The options of one site, defaults filled in."""
 
     assets_dir: str = _option(
         "assets/lessonkit",
@@ -115,7 +107,7 @@ class Settings(NamedTuple):
         (str,),
         choices=("info", "warn"),
     )
-    front_matter_keys: list[str] = _option(  # one list for every Settings: none changes it
+    front_matter_keys: list[str] = _option(  # shared by every Settings: none changes it
         [],
         "Front matter keys a page may have besides the ones lessonkit, MkDocs and Material read "
         "(e.g. a key another plugin reads); any other key is an error, as a typo would be.",
@@ -138,11 +130,7 @@ class Settings(NamedTuple):
         return cls(**values)
 
     def glossary_file(self, docs_dir: Path) -> Path | None:
-        """The glossary YAML this site uses, or None: the one rule for where it is.
-
-        Not set (or ``null``): ``glossary.yml`` in ``docs_dir`` if there is one; an empty string:
-        none; a name: that file (which must then exist: loading it says so otherwise).
-        """
+        """The glossary YAML, or None: unset means ``glossary.yml`` if there is one, '' none."""
         if self.glossary is None:
             default = docs_dir / DEFAULT_GLOSSARY
             return default if default.is_file() else None
@@ -151,7 +139,7 @@ class Settings(NamedTuple):
 
 def _unknown(name: str, where: str) -> Problem:
     names = [o.name for o in OPTIONS]
-    import difflib  # only for a hint: most builds never need it
+    import difflib
 
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + "The options are: "
@@ -177,4 +165,3 @@ def _invalid(option: Option, value: Any, where: str) -> Problem | None:
 OPTIONS: tuple[Option, ...] = tuple(
     Option(name, **schema) for name, schema in zip(Settings._fields, _SCHEMA, strict=True)
 )
-"""Every option in ``mkdocs.yml`` order of documentation, read from :class:`Settings`."""

@@ -17,8 +17,7 @@ import re
 SAFE_SCHEMES = ("http", "https", "mailto")
 HINT = "link with https://, mailto: or a path relative to the page"
 RE_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-RE_SKIPPED = re.compile(r"[\x00-\x20\x7f]+")
-"""What a browser skips before and inside a URL's scheme (space, tab, newline, controls)."""
+RE_SKIPPED = re.compile(r"[\x00-\x20\x7f]+")  # what a browser skips in a scheme
 
 
 def scheme(url: str) -> str:
@@ -28,6 +27,6 @@ def scheme(url: str) -> str:
 
 
 def unsafe_scheme(url: str) -> str | None:
-    """The scheme of ``url`` when it is not a safe one (see the module), else None."""
+    """The scheme of ``url`` when it is not a safe one, else None."""
     found = scheme(url)
     return found if found and found not in SAFE_SCHEMES else None
