@@ -13,8 +13,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lessonkit.checks.context import Context, docs_path
 from lessonkit.checks.markdown_setup import MarkdownSetup
-from lessonkit.checks.recipe import Context, check_page, docs_path
+from lessonkit.checks.recipe import check_page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.site import read_glossary

@@ -1,24 +1,19 @@
 """Check relative links: to ``.md`` pages that exist, and to anchors those pages have.
 
-An anchor is checked against the ids the target page will have, read from its source
-(:mod:`.anchors`). Where only rendering can tell all of a page's ids (a
-``python exec`` block whose output is Markdown or HTML, an inline value in a heading, included
-snippets), only a near miss of an id the source does show is reported (``#a-worked-exmple``
-when there is ``#a-worked-example``). Not checked at all: a site with its own ``toc`` slugify
-(:attr:`~lessonkit.checks.markdown_setup.MarkdownSetup.heading_ids`), and ids other features
-make (footnotes, quizzes, tooltips, tabs). The glossary page's ids are its terms'.
+Anchors are checked against the ids read from the target's source (:mod:`.anchors`); where
+only rendering can tell them all, only a near miss is reported. Not checked: a site with its
+own ``toc`` slugify, and ids other features make (footnotes, quizzes, tooltips, tabs).
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from pathlib import Path
 from urllib.parse import unquote
 
 from lessonkit.checks.anchors import PageIds
-from lessonkit.checks.context import Context
+from lessonkit.checks.context import Context, docs_path
 from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 
@@ -33,14 +28,11 @@ def link_problems(
     body: str, offset: int, file: Path, context: Context, text: str | None = None
 ) -> list[Problem]:
     """An error for each relative link to a ``.md`` page that does not exist, or to an anchor
-    that the page linked to (this one, for ``#anchor``) does not have. ``text``: the page's whole
-    text, front matter included (its ``resources:`` add a section, and an id), when known."""
+    the page linked to does not have. ``text``: the page's whole text, when known."""
     problems: list[Problem] = []
     if "](" not in body and "]:" not in body:
-        return problems  # no link at all (build speed): each expression below needs one of these
+        return problems
     for number, line in enumerate(mask_code(body).split("\n"), offset + 1):
-        if "](" not in line and "]:" not in line:
-            continue  # no link on this line (most lines)
         targets = [m["target"] for m in _INLINE_LINK.finditer(line)]
         targets += [m["target"] for m in _REFERENCE.finditer(line)]
         for target in targets:
@@ -56,8 +48,7 @@ def link_problems(
     return problems
 
 
-_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")
-"""Ids that other features make (footnotes, quizzes, tooltips, content tabs): not checked."""
+_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")  # ids other features make
 
 
 def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tuple[str, str] | None:
@@ -77,7 +68,7 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
         return None
     close = difflib.get_close_matches(unquote(anchor), sorted(ids.ids), n=1, cutoff=0.6)
     if not ids.complete and not close:
-        return None  # the page may have ids only its rendering makes: report sure cases only
+        return None  # ids only its rendering makes may exist: sure cases only
     hint = (
         f"did you mean {page}#{close[0]}?"
         if close
@@ -89,15 +80,14 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
 
 
 def _resolved(page: str, file: Path, context: Context) -> Path | None:
-    """The file a link from ``file`` to ``page`` names: ``/a.md`` from the docs folder (None
-    without one), ``a.md`` from ``file``'s folder."""
+    """The file a link from ``file`` to ``page`` names (``/a.md``: None without docs folder)."""
     if page.startswith("/"):
         return None if context.docs_dir is None else context.docs_dir / page.lstrip("/")
     return file.parent / page
 
 
 def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
-    """The ids of the page ``page`` links to from ``file`` (None when they cannot be known)."""
+    """The ids of the page ``file`` links to as ``page`` (None when they cannot be known)."""
     if (resolved := _resolved(page, file, context)) is None:
         return None
     if not resolved.is_file():
@@ -108,18 +98,17 @@ def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
 
 
 def _virtual_ids(resolved: Path, context: Context) -> PageIds | None:
-    """The ids of a page that has no file: the glossary page's are its terms' (None for others)."""
+    """The ids of a page without a file: the glossary page's are its terms'."""
     glossary, docs = context.glossary, context.docs_dir
     if glossary is None or docs is None:
         return None
-    if _relative(resolved, docs) != context.settings.glossary_page:
+    if docs_path(resolved, docs) != context.settings.glossary_page:
         return None
     return PageIds(frozenset(t.id for t in glossary) | {"glossary"})
 
 
 def _notebook_source(target: str, file: Path, context: Context) -> str | None:
-    """The link to the page ``target`` means, when it names a notebook lesson's source (its
-    ``.ipynb`` or ``.py``) instead of its page (:mod:`lessonkit.notebooks.pages`)."""
+    """The link ``target`` means, when it names a notebook lesson's source, not its page."""
     path, _, rest = unquote(target).partition("#")
     if not path.endswith((".ipynb", ".py")) or _SCHEME.match(path) or path.startswith("//"):
         return None
@@ -135,16 +124,11 @@ def _page_exists(target: str, file: Path, context: Context) -> bool:
     page = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
     if not page.endswith(".md") or _SCHEME.match(page) or page.startswith("//"):
         return True  # not a link to a page: anchors, other sites, images, files
-    if page.startswith("/"):
-        if context.docs_dir is None:
-            return True
-        resolved = context.docs_dir / page.lstrip("/")
-    else:
-        resolved = file.parent / page
-    if resolved.is_file():
+    resolved = _resolved(page, file, context)
+    if resolved is None or resolved.is_file():
         return True
-    if context.docs_dir is not None:  # a page the host makes (the glossary), known either way
-        virtual = _relative(resolved, context.docs_dir) in context.virtual_pages
+    if context.docs_dir is not None:  # a page the host makes (the glossary)
+        virtual = docs_path(resolved, context.docs_dir) in context.virtual_pages
         return virtual or context.has_page(resolved)
     return False
 
@@ -158,7 +142,3 @@ def _missing_page(target: str, line: int, file: Path, context: Context) -> Probl
         else "link to the other page's .md file, relative to this page"
     )
     return Problem(f"link to a page that does not exist: {target}", line, hint)
-
-
-def _relative(path: Path, root: Path) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
