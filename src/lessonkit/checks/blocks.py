@@ -14,6 +14,7 @@ show the block, answers and all, as plain text')]
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 
@@ -65,8 +66,6 @@ def _judge(m: re.Match[str], known: frozenset[str], complete: bool) -> Problem |
     slashes, name, rest = m["slashes"], m["name"], m["rest"]
     written = f"{slashes} {name}"
     key = name.lower()
-    import difflib
-
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
     if len(slashes) < 3:
         if key not in known and not close:

@@ -6,6 +6,7 @@ nothing reads is a typo (``notebok: true``) unless the site's ``front_matter_key
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -126,8 +127,6 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
     for key in meta:
         if str(key) in allowed:
             continue
-        import difflib
-
         close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         hint += (

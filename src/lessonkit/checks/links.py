@@ -22,6 +22,16 @@ _INLINE_LINK = re.compile(
     r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
 )
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
+_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")  # ids other features make
+_PAGE_HINT = "link to the other page's .md file, relative to this page"
+_ANCHOR_HINT = (
+    "link to a heading of that page: its id is the heading's text in lowercase, with hyphens "
+    "between the words (or give the heading one: ## Heading {#its-id})"
+)
+
+
+def _external(link: str) -> bool:
+    return bool(_SCHEME.match(link)) or link.startswith("//")
 
 
 def link_problems(
@@ -48,15 +58,12 @@ def link_problems(
     return problems
 
 
-_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")  # ids other features make
-
-
 def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tuple[str, str] | None:
     """The message and hint when ``target`` names an anchor its page does not have."""
     page, hash_, anchor = re.split(r"\?[^#]*", target, maxsplit=1)[0].partition("#")
     if not hash_ or not anchor or not context.markdown.heading_ids:
         return None
-    if anchor.startswith(_UNCHECKED_IDS) or _SCHEME.match(page) or page.startswith("//"):
+    if anchor.startswith(_UNCHECKED_IDS) or _external(page):
         return None
     if not page:
         ids = context.anchors.of_text(file, text, context.markdown.separator)
@@ -69,14 +76,8 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
     close = difflib.get_close_matches(unquote(anchor), sorted(ids.ids), n=1, cutoff=0.6)
     if not ids.complete and not close:
         return None  # ids only its rendering makes may exist: sure cases only
-    hint = (
-        f"did you mean {page}#{close[0]}?"
-        if close
-        else "link to a heading of that page: its id is the heading's text in lowercase, "
-        "with hyphens between the words (or give the heading one: ## Heading {#its-id})"
-    )
-    where = page or "this page"
-    return f"link to an anchor that {where} does not have: {target}", hint
+    hint = f"did you mean {page}#{close[0]}?" if close else _ANCHOR_HINT
+    return f"link to an anchor that {page or 'this page'} does not have: {target}", hint
 
 
 def _resolved(page: str, file: Path, context: Context) -> Path | None:
@@ -110,11 +111,10 @@ def _virtual_ids(resolved: Path, context: Context) -> PageIds | None:
 def _notebook_source(target: str, file: Path, context: Context) -> str | None:
     """The link ``target`` means, when it names a notebook lesson's source, not its page."""
     path, _, rest = unquote(target).partition("#")
-    if not path.endswith((".ipynb", ".py")) or _SCHEME.match(path) or path.startswith("//"):
+    if not path.endswith((".ipynb", ".py")) or _external(path):
         return None
-    if (resolved := _resolved(path, file, context)) is None:
-        return None
-    if context.notebook_page(resolved) is None:
+    resolved = _resolved(path, file, context)
+    if resolved is None or context.notebook_page(resolved) is None:
         return None
     page = path[: -len(Path(path).suffix)] + ".md"
     return page + (f"#{rest}" if rest else "")
@@ -122,7 +122,7 @@ def _notebook_source(target: str, file: Path, context: Context) -> str | None:
 
 def _page_exists(target: str, file: Path, context: Context) -> bool:
     page = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
-    if not page.endswith(".md") or _SCHEME.match(page) or page.startswith("//"):
+    if not page.endswith(".md") or _external(page):
         return True  # not a link to a page: anchors, other sites, images, files
     resolved = _resolved(page, file, context)
     if resolved is None or resolved.is_file():
@@ -136,9 +136,5 @@ def _page_exists(target: str, file: Path, context: Context) -> bool:
 def _missing_page(target: str, line: int, file: Path, context: Context) -> Problem:
     page = re.split(r"[#?]", target, maxsplit=1)[0]
     close = difflib.get_close_matches(page, context.links_from(file.parent), n=1, cutoff=0.5)
-    hint = (
-        f"did you mean {close[0]}?"
-        if close
-        else "link to the other page's .md file, relative to this page"
-    )
+    hint = f"did you mean {close[0]}?" if close else _PAGE_HINT
     return Problem(f"link to a page that does not exist: {target}", line, hint)

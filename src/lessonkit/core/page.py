@@ -126,22 +126,20 @@ class Page:
     @cached_property
     def program(self) -> Program:
         """What the page executes; LessonError (placed in the file) on bad block options."""
-        from lessonkit.execute.program import parse_program
-
-        try:
-            return parse_program(self.markdown, self.offset, self.path)
-        except LessonError as error:
-            raise LessonError(self.place_all(error.problems, body=False)) from None
+        return self._parse(self.markdown, self.offset)
 
     def program_of(self, markdown: str) -> tuple[Program, str]:
         """The program of ``markdown`` (what a host converts; another plugin may have changed
         the body) and the text its errors quote."""
         if markdown == self.body:
             return self.program, self.text
+        return self._parse(normalized(markdown), 0), markdown
+
+    def _parse(self, markdown: str, offset: int) -> Program:
         from lessonkit.execute.program import parse_program
 
         try:
-            return parse_program(normalized(markdown), 0, self.path), markdown
+            return parse_program(markdown, offset, self.path)
         except LessonError as error:
             raise LessonError(self.place_all(error.problems, body=False)) from None
 

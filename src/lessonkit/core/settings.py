@@ -12,6 +12,7 @@ output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, f
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -36,17 +37,9 @@ class Option(NamedTuple):
 _SCHEMA: list[dict[str, Any]] = []  # each Settings field's schema, in field order
 
 
-def _option(
-    default: Any,
-    help: str,
-    types: tuple[type, ...],
-    choices: tuple[str, ...] = (),
-    nullable: bool = False,
-) -> Any:
+def _option(default: Any, help: str, types: tuple[type, ...], **more: Any) -> Any:
     """A :class:`Settings` field's default; its schema goes to :data:`OPTIONS`."""
-    _SCHEMA.append(
-        {"default": default, "types": types, "help": help, "choices": choices, "nullable": nullable}
-    )
+    _SCHEMA.append({"default": default, "types": types, "help": help, **more})
     return default
 
 
@@ -139,8 +132,6 @@ class Settings(NamedTuple):
 
 def _unknown(name: str, where: str) -> Problem:
     names = [o.name for o in OPTIONS]
-    import difflib
-
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + "The options are: "
     return Problem(f"unknown lessonkit option {name!r}", hint=hint + ", ".join(names), path=where)
