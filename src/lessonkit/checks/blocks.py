@@ -71,17 +71,14 @@ def _judge(m: re.Match[str], known: frozenset[str], complete: bool) -> Problem |
         if key not in known and not close:
             return None  # prose that starts with // (a comment, a path)
         block = key if key in known else close[0]
-        return Problem(
-            f"`{written}` opens no block: a block opens with three slashes",
-            hint=f"write `/// {block}`",
-        )
+        message = f"`{written}` opens no block: a block opens with three slashes"
+        return Problem(message, hint=f"write `/// {block}`")
     if key in known:
         if _REST.fullmatch(rest):
             return None
-        return Problem(
-            f"`{written}{rest}` opens no block: only `| a title` may follow the block's name",
-            hint=f"write `/// {key}` alone on its line (or `/// {key} | Title`)",
-        )
+        message = f"`{written}{rest}` opens no block: only `| a title` may follow the block's name"
+        hint = f"write `/// {key}` alone on its line (or `/// {key} | Title`)"
+        return Problem(message, hint=hint)
     if not complete and not close:
         return None  # blocks unknown: only near misses of lessonkit's are sure
     listed = ", ".join(sorted(known))

@@ -72,15 +72,10 @@ def front_matter_problems(
         line = key_line(text, "title")
         problems.append(Problem("title must be non-empty text", line, "write title: The title"))
     if "title" in meta and meta.get("description") in (None, ""):
-        problems.append(
-            Problem(
-                "the page has no description",
-                key_line(text, "title"),
-                "add description: one sentence saying what the reader learns (search results "
-                "and link previews show it)",
-                severity="warning",
-            )
-        )
+        hint = "add description: one sentence saying what the reader learns (search results and "
+        hint += "link previews show it)"
+        line = key_line(text, "title")
+        problems.append(Problem("the page has no description", line, hint, "warning"))
     for key, does in FLAG_KEYS.items():
         if not isinstance(value := meta.get(key, False), bool):
             message = f"{key} must be true or false, not {shown(value)}"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from lessonkit.core.fences import TAB_LENGTH, fenced_lines
@@ -75,12 +75,12 @@ def _children(region: Region) -> Iterator[Region]:
             index += 1
             continue
         if _INDENTED_BODY.fullmatch(line):
-            body, end = _indented(lines, index + 1)
+            body, end = _content(lines, index + 1, _indented)
         elif (item := _ITEM.fullmatch(line)) and not _RULE.fullmatch(line):
-            body, end = _indented(lines, index + 1)
+            body, end = _content(lines, index + 1, _indented)
             body.insert(0, (index, item[2] or ""))
         elif _QUOTE.fullmatch(line):
-            body, end = _quoted(lines, index)
+            body, end = _content(lines, index, _quoted)
         else:
             index += 1
             continue
@@ -89,34 +89,27 @@ def _children(region: Region) -> Iterator[Region]:
         index = max(end, index + 1)
 
 
-def _indented(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
-    """The lines from ``start`` that are blank or indented 4 spaces, dedented; where they end."""
+def _indented(line: str) -> str | None:
+    return line[4:] if line.startswith("    ") else None
+
+
+def _quoted(line: str) -> str | None:
+    return m[1] if (m := _QUOTE.fullmatch(line)) else None
+
+
+def _content(
+    lines: list[str], start: int, inner: Callable[[str], str | None]
+) -> tuple[list[tuple[int, str]], int]:
+    """The lines from ``start`` that are blank or ``inner`` reads, as it reads them; where
+    they end (blank lines after the last such line are not the container's)."""
     body: list[tuple[int, str]] = []
     end = start
     for index in range(start, len(lines)):
-        line = lines[index]
-        if line.strip():
-            if not line.startswith("    "):
-                break
-            body.append((index, line[4:]))
-            end = index + 1
-        else:
-            body.append((index, ""))
-    return body[: end - start], end
-
-
-def _quoted(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
-    """A block quote's lines from ``start``, behind their ``>``; where it ends."""
-    body: list[tuple[int, str]] = []
-    end = start
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if not line.strip():
+        if not lines[index].strip():
             body.append((index, ""))
             continue
-        quoted = _QUOTE.fullmatch(line)
-        if quoted is None:
+        if (text := inner(lines[index])) is None:
             break
-        body.append((index, quoted[1]))
+        body.append((index, text))
         end = index + 1
     return body[: end - start], end

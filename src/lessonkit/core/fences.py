@@ -15,13 +15,6 @@ Lines are indexed from 0; tabs stop every 4 columns. Not looked for: fences behi
 >>> lines = ["Text.", "~~~", "~~~python", "x = [[1, 2]]", "~~~", "More text."]
 >>> [(f.start, f.end, f.fence, f.info) for f in fences(lines)]
 [(1, 4, '~~~', '')]
->>> print(mask_code("Use `[[x]]`:\\n\\n```\\n[[y]]\\n```\\nDone."))
-Use        :
-<BLANKLINE>
-<BLANKLINE>
-<BLANKLINE>
-<BLANKLINE>
-Done.
 """
 
 from __future__ import annotations

@@ -124,9 +124,8 @@ def taken(name: str, where: str) -> Problem:
       hint: rename or remove it (lessonkit's own page takes that name)
     """
     message = f"lessonkit makes {name}, but the docs folder has a file of that name"
-    return Problem(
-        message, hint="rename or remove it (lessonkit's own page takes that name)", path=where
-    )
+    hint = "rename or remove it (lessonkit's own page takes that name)"
+    return Problem(message, hint=hint, path=where)
 
 
 def _manifest(docs_dir: Path) -> dict[str, Any]:

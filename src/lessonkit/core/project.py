@@ -63,16 +63,6 @@ class Project:
         settings = Settings.from_options(options, where=config_file.name)
         return cls(config_file, docs_dir, settings, config)
 
-    @classmethod
-    def find(cls, start: Path | None = None) -> Project | None:
-        """The project whose ``mkdocs.yml`` is in ``start`` (default: cwd) or a parent folder."""
-        here = (start or Path.cwd()).resolve()
-        for folder in (here, *here.parents):
-            path = folder / CONFIG_NAME
-            if path.is_file():
-                return cls.from_text(path.read_text(encoding="utf-8"), path)
-        return None
-
 
 def _plugin_options(plugins: object, name: str) -> dict[str, Any]:
     """The options of plugin ``name`` in a ``plugins:`` list or mapping ({} if absent)."""

@@ -4,6 +4,7 @@ whole path as one printable page. The host hands over pages as plain data.
 The path is every page under a nav section titled ``Learning path``, in nav order, and any
 other page whose front matter says ``path: true``; ``path: false`` takes a page out.
 """
+# ruff: noqa: F401 (this module re-exports its submodules' names)
 
 from .lessons import (
     Lesson,
@@ -26,23 +27,3 @@ from .printpage import (
     print_markdown,
     print_page_file,
 )
-
-__all__ = [
-    "HOME",
-    "PRINT_PAGE",
-    "Lesson",
-    "home_link",
-    "made_html",
-    "nav_order",
-    "path_lessons",
-    "path_record",
-    "print_html",
-    "print_markdown",
-    "print_page_file",
-    "progress_json",
-    "progress_script",
-    "quiz_ids",
-    "read_record",
-    "reading_order",
-    "root_of",
-]
