@@ -1,8 +1,7 @@
 """Which links lessonkit may write: the one rule for every URL an author hands it.
 
-A browser runs ``javascript:`` (and ``data:``, ``vbscript:``...) URLs; it skips whitespace and
-control characters and ignores letter case while reading a scheme, so the rule reads the URL as
-the browser does. Safe: a relative URL, ``http``, ``https`` and ``mailto``.
+Safe: a relative URL, ``http``, ``https`` and ``mailto``, the scheme read as a browser reads it
+(whitespace and control characters skipped, any letter case).
 
 >>> [unsafe_scheme(u) for u in ("https://x.org", "../a/#b", "mailto:me@x.org", "a:b/c")]
 [None, None, None, 'a']

@@ -1,11 +1,7 @@
-"""The whole learning path as one page to print: made at build from the pages' own HTML.
+"""The whole learning path as one page to print, made at build from the pages' own HTML.
 
-Each lesson keeps its text, tables and figures; its headings move one level down under the
-lesson's title; every id gets the lesson's prefix (two lessons may share a heading's id);
-links to a lesson of the path become links inside this page, other links to the site become
-absolute, and print CSS writes each outside link's URL after it. A quiz keeps its question and
-options; its answers and explanations (the no-JavaScript list the quiz already carries) go to
-an appendix. The glossary comes last.
+Headings move one level down; ids get the lesson's prefix; links into the path stay inside the
+page, other site links become absolute; quiz answers go to an appendix; the glossary comes last.
 """
 
 from __future__ import annotations
