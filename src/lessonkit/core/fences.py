@@ -194,27 +194,14 @@ def mask_code(text: str) -> str:
     lines = text.split("\n")
     for fence in fences(lines):
         lines[fence.start : fence.end + 1] = [""] * (min(fence.end + 1, len(lines)) - fence.start)
-    start = 0
-    for index, line in enumerate([*lines, ""]):
-        if not _blank(line):
+    index = 0
+    while index < len(lines):
+        if _blank(lines[index]):
+            index += 1
             continue
-        if index - start > 0:
-            _mask_spans(lines, start, index)
-        start = index + 1
+        spans = paragraph_spans(lines, index, index)
+        for number, columns in spans.items():
+            for begin, end in columns:
+                lines[number] = lines[number][:begin] + " " * (end - begin) + lines[number][end:]
+        index = max(spans) + 1
     return "\n".join(lines)
-
-
-def _mask_spans(lines: list[str], start: int, stop: int) -> None:
-    """Blank the code spans of the paragraph ``lines[start:stop]`` in place."""
-    paragraph = "\n".join(lines[start:stop])
-    if "`" not in paragraph:
-        return
-    spans = code_spans(paragraph)
-    if not spans:
-        return
-    masked, last = [], 0
-    for begin, end in spans:
-        masked += [paragraph[last:begin], re.sub(r"[^\n]", " ", paragraph[begin:end])]
-        last = end
-    masked.append(paragraph[last:])
-    lines[start:stop] = "".join(masked).split("\n")
