@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 
 from markdown import Extension, Markdown
 
+from lessonkit.core.project import entries
+
 TOC_NAMES = ("toc", "markdown.extensions.toc")
 
 
@@ -86,11 +88,7 @@ def extensions_of(config: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]
     (['toc', 'tables', 'fenced_code', 'admonition'], {'toc': {'permalink': True}})
     """
     names, configs = ["toc", "tables", "fenced_code"], {}
-    raw = config.get("markdown_extensions") or []
-    items = raw.items() if isinstance(raw, dict) else []
-    if isinstance(raw, list):
-        items = [next(iter(i.items())) if isinstance(i, dict) and i else (i, None) for i in raw]
-    for name, options in items:
+    for name, options in entries(config.get("markdown_extensions")):
         if not isinstance(name, str):
             continue
         if name not in names:

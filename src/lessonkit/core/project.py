@@ -64,12 +64,20 @@ class Project:
         return cls(config_file, docs_dir, settings, config)
 
 
+def entries(listed: object) -> list[tuple[Any, Any]]:
+    """``(name, options)`` of a ``mkdocs.yml`` list of names and one-key mappings, or mapping.
+
+    >>> entries(["search", {"lessonkit": {"workers": 2}}]), entries(None)
+    ([('search', None), ('lessonkit', {'workers': 2})], [])
+    """
+    if isinstance(listed, dict):
+        return list(listed.items())
+    if isinstance(listed, list):
+        return [next(iter(i.items())) if isinstance(i, dict) and i else (i, None) for i in listed]
+    return []
+
+
 def _plugin_options(plugins: object, name: str) -> dict[str, Any]:
     """The options of plugin ``name`` in a ``plugins:`` list or mapping ({} if absent)."""
-    items = plugins.items() if isinstance(plugins, dict) else []
-    if isinstance(plugins, list):
-        items = [next(iter(p.items())) if isinstance(p, dict) else (p, {}) for p in plugins]
-    for key, options in items:
-        if key == name:
-            return options if isinstance(options, dict) else {}
-    return {}
+    found = next((options for key, options in entries(plugins) if key == name), None)
+    return found if isinstance(found, dict) else {}
