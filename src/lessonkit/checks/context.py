@@ -68,11 +68,6 @@ class Context:
         """Whether the site has a page at ``path`` (a file, or a page the host generates)."""
         return os.path.normpath(path) in {os.path.normpath(p) for p in self.pages()}
 
-    def links_from(self, folder: Path) -> list[str]:
-        """Every page as a relative link from a page in ``folder``."""
-        return [docs_path(p, folder) for p in self.pages()]
-
-
 def docs_path(path: Path, docs: Path) -> str:
     """``path`` relative to ``docs``, with ``/``."""
     return os.path.relpath(path, docs).replace(os.sep, "/")

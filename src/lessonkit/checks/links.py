@@ -135,6 +135,7 @@ def _page_exists(target: str, file: Path, context: Context) -> bool:
 
 def _missing_page(target: str, line: int, file: Path, context: Context) -> Problem:
     page = re.split(r"[#?]", target, maxsplit=1)[0]
-    close = difflib.get_close_matches(page, context.links_from(file.parent), n=1, cutoff=0.5)
+    links = [docs_path(p, file.parent) for p in context.pages()]
+    close = difflib.get_close_matches(page, links, n=1, cutoff=0.5)
     hint = f"did you mean {close[0]}?" if close else _PAGE_HINT
     return Problem(f"link to a page that does not exist: {target}", line, hint)
