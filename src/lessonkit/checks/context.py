@@ -68,6 +68,7 @@ class Context:
         """Whether the site has a page at ``path`` (a file, or a page the host generates)."""
         return os.path.normpath(path) in {os.path.normpath(p) for p in self.pages()}
 
+
 def docs_path(path: Path, docs: Path) -> str:
     """``path`` relative to ``docs``, with ``/``."""
     return os.path.relpath(path, docs).replace(os.sep, "/")
