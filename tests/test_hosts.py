@@ -148,7 +148,8 @@ def features(host_sites) -> dict[str, dict[str, dict[str, bool | None]]]:
     """host -> page -> feature -> carried."""
     project, sites = host_sites
     config = load_config(project / "mkdocs.yml")
-    settings = Project.find(project).settings
+    config_file = project / "mkdocs.yml"
+    settings = Project.from_text(config_file.read_text(encoding="utf-8"), config_file).settings
     site = Site(SiteConfig.of(config, project, settings))
     docs = project / "docs"
     site.sources = prepared_notebooks(docs)  # a notebook lesson's page: read from its notebook

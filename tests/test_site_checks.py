@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.checks.anchors import page_ids
+from lessonkit.checks.anchors import page_ids, text_ids
 from lessonkit.checks.blocks import block_problems
 from lessonkit.checks.frontmatter import ALL_KNOWN, KNOWN_KEYS, key_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of, registered_blocks
@@ -233,3 +233,10 @@ def test_heading_ids_follow_the_toc_extension() -> None:
     assert ids.ids == {"a-worked-example", "qa-x-y", "qa-x-y_1", "mine"}
     generated = page_ids('# T\n\n```python exec output="markdown"\nprint("## H")\n```\n')
     assert not generated.complete
+
+
+def test_a_page_listing_resources_has_the_go_deeper_sections_anchor() -> None:
+    entry = "- {kind: Paper, title: T, author: A, url: 'https://example.org', note: N}"
+    assert "resources" in text_ids(f"---\nresources:\n{entry}\n---\n# T\n").ids
+    assert "resources" not in text_ids("---\nresources: []\n---\n# T\n").ids
+    assert "resources" not in text_ids("# T\n").ids

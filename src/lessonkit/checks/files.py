@@ -1,9 +1,4 @@
-"""``lessonkit check``'s many files: every lesson under some paths, checked against one site.
-
-Each page is checked by the one recipe (:func:`lessonkit.checks.recipe.check_page`) that every
-host's build runs; this module only finds the files and gathers the problems. Builds never load
-it.
-"""
+"""``lessonkit check``'s many files: every lesson under some paths, checked against one site."""
 
 from __future__ import annotations
 
@@ -13,8 +8,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lessonkit.checks.context import Context, docs_path
 from lessonkit.checks.markdown_setup import MarkdownSetup
-from lessonkit.checks.recipe import Context, check_page, docs_path
+from lessonkit.checks.recipe import check_page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.site import read_glossary
@@ -39,8 +35,7 @@ class Report:
 
 
 def markdown_files(paths: Iterable[Path]) -> list[Path]:
-    """The lessons among ``paths`` (``.md`` files and notebooks), folders searched recursively,
-    each once, in order."""
+    """The lessons among ``paths`` (folders searched), each once, in order."""
     found: dict[Path, None] = {}
     for path in paths:
         if path.is_dir():
@@ -60,13 +55,8 @@ def check_files(
     markdown: MarkdownSetup | None = None,
     generated: Iterable[Path] = (),
 ) -> Report:
-    """Check every lesson in ``paths`` (files or folders) against one site's context:
-    its options (``settings``) and what its Markdown extensions mean (``markdown``) as the
-    build knows them. Folders are searched without the ``generated`` files (what ``lessonkit
-    prepare`` wrote, e.g. a page's notebook download: not a lesson).
-
-    The glossary file is validated once; its problems come first.
-    """
+    """Check every lesson in ``paths`` against one site, but not the ``generated`` files; the
+    glossary's problems come first."""
     problems: list[Problem] = []
     loaded = None
     if glossary is not None:
@@ -104,11 +94,8 @@ def site_problems(
     where: Callable[[str], str],
     url: Callable[[str], str],
 ) -> tuple[dict[str, str], list[Problem]]:
-    """The site's pages (:func:`~lessonkit.notebooks.pages.lesson_pages`, without the files
-    ``lessonkit prepare`` wrote), and what every host's build finds in its files as a whole, as
-    it says it: two sources of one page, ``nav`` naming a notebook lesson's source, or naming a
-    file the docs folder does not have and lessonkit does not make (``virtual``), in MkDocs'
-    words (Zensical leaves that page out without a word)."""
+    """The site's pages, and the problems of its files as a whole: two sources of one page, or
+    ``nav`` naming a notebook's source or a missing file (in MkDocs' words)."""
     pages, problems = lesson_pages(docs_dir, prepared, where=where, url=url)
     nav = list(nav)
     problems += nav_problems(nav, pages)
@@ -124,7 +111,7 @@ def site_problems(
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
-    """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it.
+    """The URL of the page at ``path``, as MkDocs and Zensical make it.
 
     >>> page_url("index.md"), page_url("a/index.md"), page_url("a/b.md"), page_url("b.md", False)
     ('', 'a/', 'a/b/', 'b.html')

@@ -1,24 +1,17 @@
 """Check a lesson's front matter: a title, a description, each feature's keys, and no other key.
 
-One schema, run by ``lessonkit check`` and every build alike (the check recipe): ``title`` and
-``description`` are text of bounded length (:data:`TEXT_KEYS`), ``notebook`` and ``path`` are
-true or false (:data:`FLAG_KEYS`), ``resources`` are checked by their feature, and the whole front
-matter is bounded once YAML's aliases are expanded (:data:`~lessonkit.core.source.SIZE_LIMIT`: a
-250-byte alias bomb would otherwise make a page, or an error line, of 25 MB).
-
-A key nothing reads is a typo until a site says otherwise (``notebok: true`` would silently give
-no notebook, ``resource:`` no cards): the keys a page may have are lessonkit's, those MkDocs and
-Material for MkDocs read (:data:`KNOWN_KEYS`), and the site's own ``front_matter_keys`` option.
+The whole front matter is bounded once YAML's aliases are expanded (an alias bomb). A key
+nothing reads is a typo (``notebok: true``) unless the site's ``front_matter_keys`` lists it.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
 
 from lessonkit.core.fences import mask_code
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import (
     SIZE_LIMIT,
@@ -30,44 +23,22 @@ from lessonkit.core.source import (
 )
 from lessonkit.resources.cards import check_resources
 
-_H1 = lazy(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
-"""An ATX (``# Title``) or setext (``Title`` over ``===``) level-1 heading."""
-KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+_H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
+_MATERIAL = "hide icon status subtitle tags search social comments author authors date " + (
+    "categories draft pin links readtime slug"  # templates, search, social cards, tags, blog
+)
+KNOWN_KEYS: dict[str, tuple[str, ...]] = {  # the keys any lessonkit page may have, by reader
     "lessonkit": ("title", "description", "resources", "notebook", "path"),
     "MkDocs": ("template",),
-    # Material for MkDocs: its templates, search, social cards, tags and the blog plugin's posts.
-    "Material": (
-        "hide",
-        "icon",
-        "status",
-        "subtitle",
-        "tags",
-        "search",
-        "social",
-        "comments",
-        "author",
-        "authors",
-        "date",
-        "categories",
-        "draft",
-        "pin",
-        "links",
-        "readtime",
-        "slug",
-    ),
+    "Material": tuple(_MATERIAL.split()),
 }
-"""The front matter keys a page may have on any lessonkit site, by who reads them (``title``:
-MkDocs and Material too; ``description``: Material's ``<meta>`` and search)."""
-TEXT_KEYS = {"title": 200, "description": 500}
-"""lessonkit's keys whose value is text, and how many characters it may have."""
-FLAG_KEYS = {
+TEXT_KEYS = {"title": 200, "description": 500}  # text keys and their length limits
+FLAG_KEYS = {  # true-or-false keys, and what true does
     "notebook": "offer the page as a Jupyter notebook (.ipynb) beside it",
     "path": "put the page on the learning path (progress, the printable path)",
 }
-"""lessonkit's keys whose value is true or false, and what true does."""
 ALL_KNOWN = tuple(key for keys in KNOWN_KEYS.values() for key in keys)
-_TOP_KEY = lazy(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
-"""A top-level ``key:`` line of the front matter's YAML (at column 0)."""
+_TOP_KEY = re.compile(r"^(?P<key>[^\s#:'\"\[{&*!|>%@`-][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:\s|$)")
 FRONT_MATTER_HINT = (
     "begin the file with front matter: a line '---', then 'title: The title' and "
     "'description: One sentence.', then '---'"
@@ -77,12 +48,8 @@ FRONT_MATTER_HINT = (
 def front_matter_problems(
     meta: dict[str, Any], text: str, body: str = "", extra_keys: Iterable[str] = ()
 ) -> list[Problem]:
-    """Front matter too large (then nothing else), a missing or empty ``title`` (error), a
-    missing ``description`` (warning), each of lessonkit's keys against its type and length,
-    resources, and every key nothing reads (``extra_keys``: the site's own).
-
-    A page without a ``title`` key takes its title from its first h1 (as MkDocs does); only a
-    page with neither has no title.
+    """Every front matter problem; ``extra_keys``: the site's own keys. A page without a
+    ``title`` takes its first h1's (as MkDocs does).
 
     >>> [p.message for p in front_matter_problems({}, "Text.", "Text.")]
     ['the page has no title in its front matter']
@@ -92,7 +59,7 @@ def front_matter_problems(
     1
     """
     if too_large := size_problems(meta, text):
-        return too_large  # nothing else may show or copy a value that large
+        return too_large  # nothing else may copy a value that large
     problems = []
     if "title" not in meta and not _H1.search(mask_code(body)):
         problems.append(Problem("the page has no title in its front matter", 1, FRONT_MATTER_HINT))
@@ -105,15 +72,10 @@ def front_matter_problems(
         line = key_line(text, "title")
         problems.append(Problem("title must be non-empty text", line, "write title: The title"))
     if "title" in meta and meta.get("description") in (None, ""):
-        problems.append(
-            Problem(
-                "the page has no description",
-                key_line(text, "title"),
-                "add description: one sentence saying what the reader learns (search results "
-                "and link previews show it)",
-                severity="warning",
-            )
-        )
+        hint = "add description: one sentence saying what the reader learns (search results and "
+        hint += "link previews show it)"
+        line = key_line(text, "title")
+        problems.append(Problem("the page has no description", line, hint, "warning"))
     for key, does in FLAG_KEYS.items():
         if not isinstance(value := meta.get(key, False), bool):
             message = f"{key} must be true or false, not {shown(value)}"
@@ -123,8 +85,7 @@ def front_matter_problems(
 
 
 def size_problems(meta: dict[str, Any], text: str) -> list[Problem]:
-    """An error at the first key whose value makes the front matter hold more than
-    :data:`~lessonkit.core.source.SIZE_LIMIT` values and characters, aliases expanded.
+    """An error at the first key past :data:`~lessonkit.core.source.SIZE_LIMIT`, aliases expanded.
 
     >>> text = "---\\ntitle: T\\ntags: &a [*a]\\n---\\n"
     >>> tags: list = []
@@ -146,8 +107,7 @@ def size_problems(meta: dict[str, Any], text: str) -> list[Problem]:
 
 
 def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()) -> list[Problem]:
-    """An error for each key that nothing reads, with the closest known key, and for each key
-    given twice (YAML silently keeps the last).
+    """An error for each key that nothing reads, and for each key given twice.
 
     >>> text = "---\\ntitle: T\\nnotebok: true\\ntitle: U\\n---\\n"
     >>> for p in key_problems({"title": "U", "notebok": True}, text):
@@ -162,8 +122,6 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
     for key in meta:
         if str(key) in allowed:
             continue
-        import difflib  # only for a hint: most builds never need it
-
         close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         hint += (
@@ -177,8 +135,7 @@ def key_problems(meta: dict[str, Any], text: str, extra_keys: Iterable[str] = ()
 
 
 def _repeated_keys(text: str) -> list[Problem]:
-    """A problem for each top-level key written twice in the front matter of ``text`` (none
-    without front matter: a page's code may say ``else:`` twice).
+    """A problem for each top-level key written twice in the front matter of ``text``.
 
     >>> [p.line for p in _repeated_keys("---\\nt: 1\\nt: 2\\n---\\n")]
     [3]

@@ -1,45 +1,48 @@
 """Check relative links: to ``.md`` pages that exist, and to anchors those pages have.
 
-An anchor is checked against the ids the target page will have, read from its source
-(:mod:`.anchors`). Where only rendering can tell all of a page's ids (a
-``python exec`` block whose output is Markdown or HTML, an inline value in a heading, included
-snippets), only a near miss of an id the source does show is reported (``#a-worked-exmple``
-when there is ``#a-worked-example``). Not checked at all: a site with its own ``toc`` slugify
-(:attr:`~lessonkit.checks.markdown_setup.MarkdownSetup.heading_ids`), and ids other features
-make (footnotes, quizzes, tooltips, tabs). The glossary page's ids are its terms'.
+Anchors are checked against the ids read from the target's source (:mod:`.anchors`); where
+only rendering can tell them all, only a near miss is reported. Not checked: a site with its
+own ``toc`` slugify, and ids other features make (footnotes, quizzes, tooltips, tabs).
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from pathlib import Path
 from urllib.parse import unquote
 
 from lessonkit.checks.anchors import PageIds
-from lessonkit.checks.context import Context
+from lessonkit.checks.context import Context, docs_path
 from lessonkit.core.fences import mask_code
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import Problem
 
-_SCHEME = lazy(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_INLINE_LINK = lazy(r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)")
-_REFERENCE = lazy(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_INLINE_LINK = re.compile(
+    r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*(?P<target><[^>\n]*>|[^\s()<>]+)"
+)
+_REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(?P<target><[^>\n]*>|\S+)")
+_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")  # ids other features make
+_PAGE_HINT = "link to the other page's .md file, relative to this page"
+_ANCHOR_HINT = (
+    "link to a heading of that page: its id is the heading's text in lowercase, with hyphens "
+    "between the words (or give the heading one: ## Heading {#its-id})"
+)
+
+
+def _external(link: str) -> bool:
+    return bool(_SCHEME.match(link)) or link.startswith("//")
 
 
 def link_problems(
     body: str, offset: int, file: Path, context: Context, text: str | None = None
 ) -> list[Problem]:
     """An error for each relative link to a ``.md`` page that does not exist, or to an anchor
-    that the page linked to (this one, for ``#anchor``) does not have. ``text``: the page's whole
-    text, front matter included (its ``resources:`` add a section, and an id), when known."""
+    the page linked to does not have. ``text``: the page's whole text, when known."""
     problems: list[Problem] = []
     if "](" not in body and "]:" not in body:
-        return problems  # no link at all (build speed): each expression below needs one of these
+        return problems
     for number, line in enumerate(mask_code(body).split("\n"), offset + 1):
-        if "](" not in line and "]:" not in line:
-            continue  # no link on this line (most lines)
         targets = [m["target"] for m in _INLINE_LINK.finditer(line)]
         targets += [m["target"] for m in _REFERENCE.finditer(line)]
         for target in targets:
@@ -55,16 +58,12 @@ def link_problems(
     return problems
 
 
-_UNCHECKED_IDS = ("fn:", "fnref", "quiz-", "lk-", "__")
-"""Ids that other features make (footnotes, quizzes, tooltips, content tabs): not checked."""
-
-
 def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tuple[str, str] | None:
     """The message and hint when ``target`` names an anchor its page does not have."""
     page, hash_, anchor = re.split(r"\?[^#]*", target, maxsplit=1)[0].partition("#")
     if not hash_ or not anchor or not context.markdown.heading_ids:
         return None
-    if anchor.startswith(_UNCHECKED_IDS) or _SCHEME.match(page) or page.startswith("//"):
+    if anchor.startswith(_UNCHECKED_IDS) or _external(page):
         return None
     if not page:
         ids = context.anchors.of_text(file, text, context.markdown.separator)
@@ -76,27 +75,20 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
         return None
     close = difflib.get_close_matches(unquote(anchor), sorted(ids.ids), n=1, cutoff=0.6)
     if not ids.complete and not close:
-        return None  # the page may have ids only its rendering makes: report sure cases only
-    hint = (
-        f"did you mean {page}#{close[0]}?"
-        if close
-        else "link to a heading of that page: its id is the heading's text in lowercase, "
-        "with hyphens between the words (or give the heading one: ## Heading {#its-id})"
-    )
-    where = page or "this page"
-    return f"link to an anchor that {where} does not have: {target}", hint
+        return None  # ids only its rendering makes may exist: sure cases only
+    hint = f"did you mean {page}#{close[0]}?" if close else _ANCHOR_HINT
+    return f"link to an anchor that {page or 'this page'} does not have: {target}", hint
 
 
 def _resolved(page: str, file: Path, context: Context) -> Path | None:
-    """The file a link from ``file`` to ``page`` names: ``/a.md`` from the docs folder (None
-    without one), ``a.md`` from ``file``'s folder."""
+    """The file a link from ``file`` to ``page`` names (``/a.md``: None without docs folder)."""
     if page.startswith("/"):
         return None if context.docs_dir is None else context.docs_dir / page.lstrip("/")
     return file.parent / page
 
 
 def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
-    """The ids of the page ``page`` links to from ``file`` (None when they cannot be known)."""
+    """The ids of the page ``file`` links to as ``page`` (None when they cannot be known)."""
     if (resolved := _resolved(page, file, context)) is None:
         return None
     if not resolved.is_file():
@@ -107,24 +99,22 @@ def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
 
 
 def _virtual_ids(resolved: Path, context: Context) -> PageIds | None:
-    """The ids of a page that has no file: the glossary page's are its terms' (None for others)."""
+    """The ids of a page without a file: the glossary page's are its terms'."""
     glossary, docs = context.glossary, context.docs_dir
     if glossary is None or docs is None:
         return None
-    if _relative(resolved, docs) != context.settings.glossary_page:
+    if docs_path(resolved, docs) != context.settings.glossary_page:
         return None
     return PageIds(frozenset(t.id for t in glossary) | {"glossary"})
 
 
 def _notebook_source(target: str, file: Path, context: Context) -> str | None:
-    """The link to the page ``target`` means, when it names a notebook lesson's source (its
-    ``.ipynb`` or ``.py``) instead of its page (:mod:`lessonkit.notebooks.pages`)."""
+    """The link ``target`` means, when it names a notebook lesson's source, not its page."""
     path, _, rest = unquote(target).partition("#")
-    if not path.endswith((".ipynb", ".py")) or _SCHEME.match(path) or path.startswith("//"):
+    if not path.endswith((".ipynb", ".py")) or _external(path):
         return None
-    if (resolved := _resolved(path, file, context)) is None:
-        return None
-    if context.notebook_page(resolved) is None:
+    resolved = _resolved(path, file, context)
+    if resolved is None or context.notebook_page(resolved) is None:
         return None
     page = path[: -len(Path(path).suffix)] + ".md"
     return page + (f"#{rest}" if rest else "")
@@ -132,32 +122,20 @@ def _notebook_source(target: str, file: Path, context: Context) -> str | None:
 
 def _page_exists(target: str, file: Path, context: Context) -> bool:
     page = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
-    if not page.endswith(".md") or _SCHEME.match(page) or page.startswith("//"):
+    if not page.endswith(".md") or _external(page):
         return True  # not a link to a page: anchors, other sites, images, files
-    if page.startswith("/"):
-        if context.docs_dir is None:
-            return True
-        resolved = context.docs_dir / page.lstrip("/")
-    else:
-        resolved = file.parent / page
-    if resolved.is_file():
+    resolved = _resolved(page, file, context)
+    if resolved is None or resolved.is_file():
         return True
-    if context.docs_dir is not None:  # a page the host makes (the glossary), known either way
-        virtual = _relative(resolved, context.docs_dir) in context.virtual_pages
+    if context.docs_dir is not None:  # a page the host makes (the glossary)
+        virtual = docs_path(resolved, context.docs_dir) in context.virtual_pages
         return virtual or context.has_page(resolved)
     return False
 
 
 def _missing_page(target: str, line: int, file: Path, context: Context) -> Problem:
     page = re.split(r"[#?]", target, maxsplit=1)[0]
-    close = difflib.get_close_matches(page, context.links_from(file.parent), n=1, cutoff=0.5)
-    hint = (
-        f"did you mean {close[0]}?"
-        if close
-        else "link to the other page's .md file, relative to this page"
-    )
+    links = [docs_path(p, file.parent) for p in context.pages()]
+    close = difflib.get_close_matches(page, links, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}?" if close else _PAGE_HINT
     return Problem(f"link to a page that does not exist: {target}", line, hint)
-
-
-def _relative(path: Path, root: Path) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")

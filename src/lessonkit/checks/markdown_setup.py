@@ -1,9 +1,6 @@
 """What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids.
 
-Both hosts read it the same way from the same list: the build from MkDocs' validated
-``markdown_extensions`` (and ``mdx_configs``), ``lessonkit check`` from ``mkdocs.yml``
-(:func:`extensions_of`), so a check and a build agree on which blocks exist and whether heading
-ids can be known without rendering.
+The build and ``lessonkit check`` read them from the same list, so they agree.
 
 >>> setup = MarkdownSetup.of(["toc", "pymdownx.blocks.admonition", "lessonkit.quiz"], {})
 >>> sorted(setup.blocks)[:4], setup.heading_ids
@@ -16,26 +13,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown import Extension, Markdown
 
-from lessonkit.core.records import Record
+from lessonkit.core.project import entries
 
 TOC_NAMES = ("toc", "markdown.extensions.toc")
 
 
-class MarkdownSetup(Record):
-    """The facts about a site's Markdown that checks need."""
+class MarkdownSetup(NamedTuple):
+    """The site's ``///`` block names (lowercase; None when unknown), whether headings get
+    ``toc``'s default slugify ids, and ``toc``'s word separator."""
 
     blocks: frozenset[str] | None = None
-    """The names of the ``///`` blocks the site's extensions register (lowercase, as
-    pymdown-extensions compares them); None when they could not be found out."""
     heading_ids: bool = True
-    """Whether headings get the ids of Python-Markdown's own ``toc`` slugify (the default):
-    False when the site configures another ``slugify``, whose ids a check cannot predict."""
     separator: str = "-"
-    """The ``toc`` extension's word separator in heading ids."""
 
     @classmethod
     def of(cls, extensions: Iterable[str | Extension], configs: Mapping[str, Any]) -> MarkdownSetup:
@@ -53,14 +46,8 @@ class MarkdownSetup(Record):
 def registered_blocks(
     extensions: Iterable[str | Extension], configs: Mapping[str, Any]
 ) -> frozenset[str] | None:
-    """The ``///`` block names that the pymdown-extensions blocks among ``extensions`` register.
-
-    Each extension is built on a scratch Markdown instance, and only those that are block
-    extensions are set up on it, with their configs; their registry is then read. Any failure
-    (an extension that cannot be imported or built) gives None: the blocks are not known.
-    lessonkit's own ``quiz`` is always among them (the plugin adds it when a site lists none).
-    A block extension's module imports ``pymdownx.blocks``: when building the site's extensions
-    did not, only the quiz is a block, and nothing loads pymdown's blocks (build speed).
+    """The ``///`` block names the pymdown blocks among ``extensions`` register, ``quiz``
+    always; None when an extension cannot be built.
 
     >>> sorted(registered_blocks(["pymdownx.superfences", "lessonkit.quiz"], {}))
     ['quiz']
@@ -84,7 +71,7 @@ def registered_blocks(
         for listed, extension in zip(extensions, built, strict=True):
             if not isinstance(extension, blocks.BlocksExtension) or type(extension) in seen:
                 continue
-            seen.add(type(extension))  # a site may list one twice
+            seen.add(type(extension))
             if isinstance(listed, str):
                 extension = md.build_extension(listed, dict(configs.get(listed) or {}))
             extension.extendMarkdown(md)
@@ -95,19 +82,13 @@ def registered_blocks(
 
 
 def extensions_of(config: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """The extension names and their configs in a ``mkdocs.yml`` mapping, as MkDocs reads its
-    ``markdown_extensions`` (a list of names and one-key mappings, or a mapping), with the
-    extensions MkDocs always adds (``toc``, ``tables``, ``fenced_code``).
+    """The extension names and configs of a ``mkdocs.yml`` mapping, as MkDocs reads them.
 
     >>> extensions_of({"markdown_extensions": ["admonition", {"toc": {"permalink": True}}]})
     (['toc', 'tables', 'fenced_code', 'admonition'], {'toc': {'permalink': True}})
     """
     names, configs = ["toc", "tables", "fenced_code"], {}
-    raw = config.get("markdown_extensions") or []
-    items = raw.items() if isinstance(raw, dict) else []
-    if isinstance(raw, list):
-        items = [next(iter(i.items())) if isinstance(i, dict) and i else (i, None) for i in raw]
-    for name, options in items:
+    for name, options in entries(config.get("markdown_extensions")):
         if not isinstance(name, str):
             continue
         if name not in names:

@@ -1,15 +1,6 @@
-"""The one recipe of page checks: ``lessonkit check`` and every host's build run it.
+"""The one recipe of page checks, run by ``lessonkit check`` and every host's build.
 
-Fast enough to run on every save, and nothing is executed.
-
-What is checked, with the file's own line numbers: the front matter (valid YAML, a ``title``, a
-``description``, well-formed ``resources``, a true or false ``notebook``, no key that nothing
-reads); ``python exec`` block options, fences that look executable but are not lessonkit's
-syntax, and that every block, doctest example and inline value *compiles* (nothing is
-executed); ``///`` lines that open no block; quiz blocks and glossary marks (with the features'
-own ``check`` functions); and that relative links to other ``.md`` pages point at pages (and
-anchors) that exist. What only running the code can reveal (exceptions, doctest output, a format
-spec that does not fit its value) is left to the build.
+Nothing is executed: code is compiled; what only running it reveals is left to the build.
 
 >>> text = "---\\ntitle: T\\ndescription: D\\n---\\n# T\\n\\n```python exec\\nx = (1,\\n```\\n"
 >>> print("\\n".join(p.format() for p in check_text(text, "t.md")))
@@ -25,7 +16,7 @@ from pathlib import Path
 
 from lessonkit import quiz
 from lessonkit.checks.blocks import block_problems
-from lessonkit.checks.context import Context, docs_path  # noqa: F401 (checks.files: docs_path)
+from lessonkit.checks.context import Context
 from lessonkit.checks.frontmatter import front_matter_problems
 from lessonkit.checks.links import link_problems
 from lessonkit.core.page import Page
@@ -35,14 +26,9 @@ from lessonkit.glossary.checks import check as glossary_check
 
 
 def check_page(page: Page, context: Context) -> list[Problem]:
-    """Every problem in one page, placed in its file and sorted by line.
-
-    In order: the front matter (valid YAML, title, description, each feature's keys, no
-    unknown key), the program (block options, near misses of ``python exec``, and that
-    everything compiles), ``///`` block lines, quizzes, glossary marks, and links to other pages
-    and their anchors (when the page has a file).
-    """
-    notes = list(page.notes)  # what reading its source found (a notebook's cells)
+    """Every problem in one page: front matter, program (options, near misses of ``python
+    exec``, compiling), ``///`` lines, quizzes, glossary marks, links; placed, sorted by line."""
+    notes = list(page.notes)
     try:
         meta = page.meta
     except LessonError as error:
@@ -66,7 +52,7 @@ def check_page(page: Page, context: Context) -> list[Problem]:
 
 
 def _order(problem: Problem) -> tuple[int, int, str]:
-    """By cell (a notebook's: ``docs/a.ipynb:cell 4``), then line, then message."""
+    """By cell (``docs/a.ipynb:cell 4``), then line, then message."""
     _, _, cell = problem.path.rpartition(":cell ")
     return int(cell) if cell.isdigit() else 0, problem.line or 0, problem.message
 

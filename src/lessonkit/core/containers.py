@@ -1,13 +1,8 @@
 """Where a page's containers put their content: each one's lines, dedented, with their lines.
 
-Python-Markdown reads what an admonition (``!!! note``), a details block (``??? note``,
-``???+ note``), a content tab (``=== "Tab"``), a list item, a footnote, a definition (``:``)
-or a block quote (``>``) holds as Markdown of its own: it takes the lines indented 4 spaces under
-the opening line (for a block quote, the lines behind ``>``), removes that indentation and
-parses them as if they were a page. A check that looks for something at the start of a line
-(``/// quiz``, a fence) must look inside those containers too, in the same dedented lines, and
-report the lines they stand on in the file. :func:`regions` gives it the page and every
-container's content, nested ones included, each as a :class:`Region`:
+Python-Markdown parses what an admonition, details block, content tab, list item, footnote,
+definition (indented 4 spaces) or block quote (behind ``>``) holds as a page of its own; a check
+for something at the start of a line (``/// quiz``) must look there too, and report file lines.
 
 >>> lines = ["Text.", "", "!!! note", "", "    /// quiz", "    Why?", "", "> - a", ">", ">     b"]
 >>> for region in regions(lines):
@@ -18,55 +13,44 @@ container's content, nested ones included, each as a :class:`Region`:
 [7, 8, 9] ['- a', '', '    b']
 [7, 8, 9] ['a', '', 'b']
 
-Every line of a container's content is in its region, and no line that opens something at the
-start of a line (indented at most 3 spaces) is in two regions: in its parent region a
-container's content is indented 4 spaces or more, or stands behind ``>`` or a list marker.
-Lines of fenced code open no container. Not modelled: a lazy continuation line (text that
-continues an item's or a quote's paragraph without its indent or ``>``) stays in the parent
-region only; raw HTML blocks are read like Markdown.
+No line that opens something is in two regions. Not modelled: lazy continuation lines (they
+stay in the parent region); raw HTML blocks are read like Markdown.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
-from lessonkit.core.fences import TAB_LENGTH, fences
-from lessonkit.core.patterns import lazy
-from lessonkit.core.records import Record
+from lessonkit.core.fences import TAB_LENGTH, fenced_lines
 
-_INDENTED_BODY = lazy(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
-"""An admonition, a details block or a content tab: the content is indented under it."""
-_ITEM = lazy(r"( {0,3})(?:[-*+]|\d{1,9}[.)]|\[\^[^\]]+\]:|:)(?:[ \t]+(.*))?")
-"""A list item, a footnote or a definition: content on the line itself and indented under it."""
-_RULE = lazy(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
-"""A thematic break (``- - -``, ``***``), which looks like a list item and is not one."""
-_QUOTE = lazy(r" {0,3}> ?(.*)")
-_OPENING = frozenset("!?=-*+:>[0123456789")
-"""The characters a container's opening line can start with (after its indent)."""
+# An admonition, details block or content tab: its content is indented under it.
+_INDENTED_BODY = re.compile(r" {0,3}(?:!!!|\?\?\?\+?|===[!+]{0,2})(?:[ \t].*)?")
+# A list item, footnote or definition: content on the line and indented under it.
+_ITEM = re.compile(r"( {0,3})(?:[-*+]|\d{1,9}[.)]|\[\^[^\]]+\]:|:)(?:[ \t]+(.*))?")
+_RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")  # ``***`` is no list item
+_QUOTE = re.compile(r" {0,3}> ?(.*)")
+_OPENING = frozenset("!?=-*+:>[0123456789")  # what an opening line can start with
 
 
-class Region(Record):
-    """Lines read as one Markdown document: the page, or a container's dedented content."""
+class Region(NamedTuple):
+    """The page, or a container's dedented content; ``numbers``: each line's index in the page."""
 
     lines: list[str]
     numbers: list[int]
-    """For each line, its index in the page's lines."""
 
 
 @functools.lru_cache(maxsize=8)
 def regions_of(text: str, needle: str = "") -> tuple[Region, ...]:
-    """:func:`regions` of ``text``'s lines, remembered: the quiz and block checks both walk a
-    page with ``//`` in it (build speed)."""
+    """:func:`regions` of ``text``'s lines, remembered for the quiz and block checks."""
     return tuple(regions(text.split("\n"), needle))
 
 
 def regions(lines: list[str], needle: str = "") -> list[Region]:
-    """The page (first) and the content of every container in it, nested ones included.
-
-    With a ``needle``, only the regions whose lines hold it (the page always comes first): a
-    check that looks for ``///`` lines need not walk every list item (build speed).
-    """
+    """The page (first) and every container's content, nested ones included; with a
+    ``needle``, only the regions that hold it."""
     found = [Region(lines, list(range(len(lines))))]
     index = 0
     while index < len(found):
@@ -82,7 +66,7 @@ def regions(lines: list[str], needle: str = "") -> list[Region]:
 def _children(region: Region) -> Iterator[Region]:
     """The containers opened in ``region`` itself (not inside other containers)."""
     lines = [line.expandtabs(TAB_LENGTH) if "\t" in line else line for line in region.lines]
-    code = {i for f in fences(lines) for i in range(f.start, min(f.end + 1, len(lines)))}
+    code = fenced_lines(lines)
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -91,12 +75,12 @@ def _children(region: Region) -> Iterator[Region]:
             index += 1
             continue
         if _INDENTED_BODY.fullmatch(line):
-            body, end = _indented(lines, index + 1)
+            body, end = _content(lines, index + 1, _indented)
         elif (item := _ITEM.fullmatch(line)) and not _RULE.fullmatch(line):
-            body, end = _indented(lines, index + 1)
+            body, end = _content(lines, index + 1, _indented)
             body.insert(0, (index, item[2] or ""))
         elif _QUOTE.fullmatch(line):
-            body, end = _quoted(lines, index)
+            body, end = _content(lines, index, _quoted)
         else:
             index += 1
             continue
@@ -105,37 +89,27 @@ def _children(region: Region) -> Iterator[Region]:
         index = max(end, index + 1)
 
 
-def _indented(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
-    """The lines from ``start`` that are blank or indented 4 spaces, dedented; where they end."""
+def _indented(line: str) -> str | None:
+    return line[4:] if line.startswith("    ") else None
+
+
+def _quoted(line: str) -> str | None:
+    return m[1] if (m := _QUOTE.fullmatch(line)) else None
+
+
+def _content(
+    lines: list[str], start: int, inner: Callable[[str], str | None]
+) -> tuple[list[tuple[int, str]], int]:
+    """The lines from ``start`` that are blank or ``inner`` reads, as it reads them; where
+    they end (blank lines after the last such line are not the container's)."""
     body: list[tuple[int, str]] = []
     end = start
     for index in range(start, len(lines)):
-        line = lines[index]
-        if line.strip():
-            if not line.startswith("    "):
-                break
-            body.append((index, line[4:]))
-            end = index + 1
-        else:
-            body.append((index, ""))
-    return body[: end - start], end
-
-
-def _quoted(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
-    """A block quote's lines from ``start``, behind their ``>``; where it ends.
-
-    Blank lines belong to it when the quote goes on after them.
-    """
-    body: list[tuple[int, str]] = []
-    end = start
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if not line.strip():
+        if not lines[index].strip():
             body.append((index, ""))
             continue
-        quoted = _QUOTE.fullmatch(line)
-        if quoted is None:
+        if (text := inner(lines[index])) is None:
             break
-        body.append((index, quoted[1]))
+        body.append((index, text))
         end = index + 1
     return body[: end - start], end

@@ -1,72 +1,42 @@
-"""Which parts of a page are code: fenced blocks and code spans, found as the site renders them.
+"""Which parts of a page are code: fenced blocks and code spans, as the site renders them.
 
-Every feature that reads a page's raw Markdown (running its code, checking its links, glossary
-marks and quizzes) asks this module where the code is, so that ``lessonkit check``, the build's
-checks and the rendered page agree. The rules are those of the site's renderer, Python-Markdown
-with ``pymdownx.superfences``, which are stricter than CommonMark's:
+The rules are Python-Markdown's with ``pymdownx.superfences`` (stricter than CommonMark's), so
+``lessonkit check``, the build's checks and the rendered page agree:
 
-- A fence opens on a line of three or more backticks or tildes, indented by any spaces or tabs
-  and followed by an info string without a backtick (```` ```a`b ```` is inline code, not a
-  fence).
-- It closes on a line of *the same* fence (same character, same length) at the opening line's
-  indentation, followed by nothing but spaces or tabs. A longer or an indented fence, or one with
-  an info string (``~~~python`` inside a ``~~~`` block), is a line of code.
-- A non-blank line less indented than the opening line abandons the fence: superfences renders
-  all of it as text and looks for the next fence after that line. So does this scanner.
-- A fence never closed runs to the end of the text (:attr:`Fence.closed` is False), as in
-  CommonMark. Superfences shows such a fence as text; lessonkit keeps it code, so a block whose
-  closing line is missing still runs (``python exec``) and is not checked as prose.
+- a fence opens on three or more backticks or tildes, at any indent, with an info string
+  without a backtick; it closes on the same fence at the same indent, followed by blanks only;
+- a non-blank line less indented than the opening abandons the fence (it is all text);
+- a fence never closed runs to the end (``closed`` False): lessonkit keeps it code, so its
+  ``python exec`` block still runs;
+- code spans pair as Python-Markdown pairs them, within a paragraph.
 
-Code spans are paired as Python-Markdown pairs them (:func:`code_spans`), within a paragraph.
-
-Lines are indexed from 0, and indents are measured with tabs stopping every 4 columns, as
-Python-Markdown expands tabs before superfences reads a line. Not looked for: fences in block
-quotes (after ``>``), and which info strings superfences itself would refuse (e.g. unknown
-options): lessonkit's own ```` ```python exec ```` blocks are of that kind, and are taken out
-before superfences runs.
+Lines are indexed from 0; tabs stop every 4 columns. Not looked for: fences behind ``>``.
 
 >>> lines = ["Text.", "~~~", "~~~python", "x = [[1, 2]]", "~~~", "More text."]
 >>> [(f.start, f.end, f.fence, f.info) for f in fences(lines)]
 [(1, 4, '~~~', '')]
->>> print(mask_code("Use `[[x]]`:\\n\\n```\\n[[y]]\\n```\\nDone."))
-Use        :
-<BLANKLINE>
-<BLANKLINE>
-<BLANKLINE>
-<BLANKLINE>
-Done.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from lessonkit.core.patterns import lazy
-from lessonkit.core.records import Record
-
-TAB_LENGTH = 4
-"""Python-Markdown's default tab length (MkDocs keeps it): where a tab in an indent stops."""
-
-_OPEN = lazy(r"([ \t]*)(`{3,}|~{3,})([^`]*)")
-"""An opening fence line (matched whole): indent, fence, info string (no backtick in it)."""
+TAB_LENGTH = 4  # Python-Markdown's default, which MkDocs keeps
+_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})([^`]*)")  # indent, fence, info string
 
 
-class Fence(Record):
-    """One fenced block of a page: lines ``start`` to ``end``, both fence lines included."""
+class Fence(NamedTuple):
+    """One fenced block: lines ``start`` to ``end`` (``len(lines)`` if never closed), both fence
+    lines included; ``info`` is what follows the opening fence, stripped."""
 
     start: int
-    """Index of the opening line."""
     end: int
-    """Index of the closing line; ``len(lines)`` when the fence is never closed."""
     indent: str
-    """The opening line's indentation, as written."""
     fence: str
-    """The opening fence itself, e.g. ```` ``` ```` or ``~~~~``."""
     info: str
-    """What follows the opening fence, stripped, e.g. ``python exec source="hide"``."""
     closed: bool = True
-    """False when the text ends before a closing fence (the block then runs to its end)."""
 
     @property
     def body(self) -> range:
@@ -75,7 +45,7 @@ class Fence(Record):
 
 
 def fences(lines: Sequence[str]) -> Iterator[Fence]:
-    """The fenced blocks of a page's ``lines``, in order, by the rules of the module docstring.
+    """The fenced blocks of ``lines``, in order.
 
     >>> page = ["```python", "print(1)", "````", "  ```", "```", "~~~ text", "unclosed"]
     >>> for fence in fences(page):
@@ -102,12 +72,12 @@ def fences(lines: Sequence[str]) -> Iterator[Fence]:
         while end < count:
             line = lines[end]
             text = line.lstrip(" \t")
-            if not text.strip():  # blank lines belong to the block, at any indentation
+            if not text.strip():  # a blank line belongs to the block
                 end += 1
                 continue
             at = _width(line[: len(line) - len(text)]) if line[0] in " \t" else 0
             if at < width:
-                break  # abandoned: this line is text, and so is everything since the opening
+                break  # abandoned: all text
             if at == width and text.startswith(fence) and not text[len(fence) :].strip(" \t"):
                 closing = end
                 break
@@ -120,24 +90,21 @@ def fences(lines: Sequence[str]) -> Iterator[Fence]:
         index = end + 1
 
 
+def fenced_lines(lines: Sequence[str]) -> set[int]:
+    """Indices of the lines inside fenced blocks, fence lines included."""
+    return {i for f in fences(lines) for i in range(f.start, min(f.end + 1, len(lines)))}
+
+
 def _width(indent: str) -> int:
-    """Columns an indent of spaces and tabs takes up, tabs stopping every 4 columns."""
     return len(indent.expandtabs(TAB_LENGTH)) if "\t" in indent else len(indent)
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each code span in ``text``, backticks included, as Python-Markdown finds.
+    """``(start, end)`` of each code span in the paragraph ``text``, backticks included.
 
-    ``text`` is one line or one paragraph: a span may cross a line break, never a blank line
-    (:func:`mask_code` cuts a page into paragraphs). The rules are Python-Markdown's (3.11, and
-    pymdownx.inlinehilite's, which copies them), scanning left to right:
-
-    - a run of backticks opens a span unless an odd number of backslashes precedes it;
-    - the span ends at the next run of exactly as many backticks (a longer or a shorter run is
-      part of the code);
-    - when no run is as long, it ends at the longest shorter run, the opening's extra backticks
-      being code; when there is none either, the opening run is literal text, *and so are as
-      many characters after it* (Python-Markdown resumes its search that much further on).
+    As Python-Markdown 3.11 pairs them: a run of backticks not escaped opens a span that ends
+    at the next run as long, else at the longest shorter run; with neither, the run and as many
+    characters after it are literal text.
 
     >>> text = "a `b` c ``d ` e`` f \\\\`g` ```h`` i"
     >>> [text[s:e] for s, e in code_spans(text)]
@@ -147,14 +114,14 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     position, length = 0, len(text)
-    literal_before = False  # is text[position - 1] text still, not a span Python-Markdown took?
+    literal_before = False  # is text[position - 1] literal text?
     while (tick := text.find("`", position)) != -1:
         escapes = tick
         while escapes > position and text[escapes - 1] == "\\":
             escapes -= 1
         odd = (tick - escapes) % 2 == 1
         if odd or (escapes == position and literal_before and text[position - 1] == "\\"):
-            position, literal_before = tick + 1, True  # an escaped backtick: a literal one
+            position, literal_before = tick + 1, True  # an escaped backtick
             continue
         run_end = tick
         while run_end < length and text[run_end] == "`":
@@ -174,7 +141,7 @@ def code_spans(text: str) -> list[tuple[int, int]]:
         if end is None and 0 < longest < ticks:
             end = longest_end
         if end is None:
-            position, literal_before = run_end + ticks, True  # as Python-Markdown skips on
+            position, literal_before = run_end + ticks, True
         else:
             spans.append((tick, end))
             position, literal_before = end, False
@@ -184,11 +151,8 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def paragraph_spans(
     lines: Sequence[str], index: int, start: int = 0, stop: int | None = None
 ) -> dict[int, list[tuple[int, int]]]:
-    """For each line of the paragraph around line ``index``: its columns inside code spans.
-
-    The paragraph is the run of non-blank lines around ``index`` within ``lines[start:stop]``
-    (pass the prose between two fences), so a span that opens on an earlier line counts. Every
-    line of the paragraph is a key: ask again only for a line that is not (build speed).
+    """For each line of the paragraph around line ``index`` (within ``lines[start:stop]``):
+    its columns inside code spans.
 
     >>> paragraph_spans(["Write `a", "{{ b }}` and {{ c }}.", "", "`{{ d }}"], 1)
     {0: [(6, 8)], 1: [(0, 8)]}
@@ -216,44 +180,28 @@ def paragraph_spans(
 
 
 def _blank(line: str) -> bool:
-    """Whether Python-Markdown takes ``line`` for a blank one (it ends paragraphs)."""
     return not line.strip(" \t")
 
 
 def mask_code(text: str) -> str:
-    """``text`` as prose only: fenced blocks emptied, code spans replaced by as many spaces.
-
-    Newlines are kept, so line numbers (and columns outside fences) stay those of ``text``.
+    """``text`` with fenced blocks emptied and code spans blanked; lines and columns kept.
 
     >>> mask_code("See `a\\nb` and [c](d.md).")
     'See   \\n   and [c](d.md).'
     """
     if "`" not in text and "~~~" not in text:
-        return text  # no fence, no code span (build speed)
+        return text
     lines = text.split("\n")
     for fence in fences(lines):
         lines[fence.start : fence.end + 1] = [""] * (min(fence.end + 1, len(lines)) - fence.start)
-    start = 0
-    for index, line in enumerate([*lines, ""]):
-        if not _blank(line):
+    index = 0
+    while index < len(lines):
+        if _blank(lines[index]):
+            index += 1
             continue
-        if index - start > 0:
-            _mask_spans(lines, start, index)
-        start = index + 1
+        spans = paragraph_spans(lines, index, index)
+        for number, columns in spans.items():
+            for begin, end in columns:
+                lines[number] = lines[number][:begin] + " " * (end - begin) + lines[number][end:]
+        index = max(spans) + 1
     return "\n".join(lines)
-
-
-def _mask_spans(lines: list[str], start: int, stop: int) -> None:
-    """Blank the code spans of the paragraph ``lines[start:stop]`` in place."""
-    paragraph = "\n".join(lines[start:stop])
-    if "`" not in paragraph:
-        return
-    spans = code_spans(paragraph)
-    if not spans:
-        return
-    masked, last = [], 0
-    for begin, end in spans:
-        masked += [paragraph[last:begin], re.sub(r"[^\n]", " ", paragraph[begin:end])]
-        last = end
-    masked.append(paragraph[last:])
-    lines[start:stop] = "".join(masked).split("\n")

@@ -6,13 +6,8 @@
 >>> page.problem("no description", 2).format()
 'docs/a/b.md:2: error: no description'
 
-Line numbers: a feature that checks the *body* reports body lines and places them with
-:meth:`Page.place` (which adds the front matter's lines); one that checks the whole *text*
-(front matter keys) reports file lines already.
-
-A page made from another source (a notebook: :mod:`lessonkit.notebooks.convert`) carries its
-:class:`Origins`, and :meth:`Page.place` (:meth:`Page.locate` for what the engine placed) names
-the source's cell and line instead of a line of the Markdown made from it:
+A check of the body reports body lines and :meth:`Page.place` adds the front matter's; on a
+page made from a notebook, :class:`Origins` turns a line into the cell and line it came from:
 
 >>> made = Page.from_text("# T\\n\\n```python exec\\n1 / 0\\n```\\n", "n.ipynb", "docs/n.ipynb")
 >>> made.origins = Origins(((1, 1), (1, 0), (2, 0), (2, 1), (2, 0)))
@@ -31,27 +26,23 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 from lessonkit.core.source import normalized, read_front_matter, read_source, split_source
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
 
 
-class Origins(Record):
-    """Where each line of a page's text comes from in its source: ``(cell, line in cell)`` for
-    text line ``n`` at index ``n - 1``; line 0 is the cell as a whole (a fence it was given).
-    Cell 0 is the source file itself (a script's own lines: ``(0, line in the file)``)."""
+class Origins(NamedTuple):
+    """``(cell, line in cell)`` for each line of a page's text (line 0: the whole cell; cell 0:
+    the source file itself)."""
 
     lines: tuple[tuple[int, int], ...]
 
     def locate(self, problem: Problem) -> Problem:
-        """``problem`` (at a line of the page's text) at its cell and line in the source; the
-        ``line N:`` its details quote is the cell's line too (or ``cell C, line N:`` elsewhere)."""
+        """``problem`` at its cell and line, the ``line N:`` its details quote too."""
         if problem.line is None or not 0 < problem.line <= len(self.lines):
             return problem
         cell, line = self.lines[problem.line - 1]
@@ -68,15 +59,16 @@ class Origins(Record):
         return problem._replace(path=path, line=line or None, details=details)
 
 
-_DETAIL_LINE = lazy(r"^line (\d+):", re.M)
-"""How a problem's details quote a line of the page (a traceback's frames, a syntax error)."""
+_DETAIL_LINE = re.compile(r"^line (\d+):", re.M)  # a line quoted in a problem's details
 
 
 class Page:
     """One lesson's source and what lessonkit reads from it (each part computed once).
 
-    A plain class, not a dataclass: every build defines it, and Python 3.11 takes about 2.5
-    million instructions to define a dataclass (its methods are compiled from source)."""
+    ``path``: in the docs folder (``a/b.md``); ``where``: as messages name it (``docs/a/b.md``);
+    ``file``: on disk, when there is one; ``notes``: what reading the source found, checked
+    with the page's own problems; ``offset``: the front matter's lines; ``front_matter``: its
+    YAML unread (None without)."""
 
     def __init__(
         self,
@@ -87,30 +79,16 @@ class Page:
         origins: Origins | None = None,
         notes: list[Problem] | None = None,
     ) -> None:
-        self.text = text
-        """The whole file, as read (UTF-8, a byte-order mark dropped)."""
-        self.path = path
-        """Where the page sits in the docs folder, with ``/`` (e.g. ``building-blocks/a.md``)."""
-        self.where = where
-        """The page's file as messages name it (e.g. ``docs/building-blocks/a.md``)."""
-        self.file = file
-        """The file on disk, when there is one (relative links are checked against it)."""
+        self.text, self.path, self.where, self.file = text, path, where, file
         self.origins = origins
-        """For a page made from a notebook: where each line of :attr:`text` comes from."""
         self.notes: list[Problem] = notes if notes is not None else []
-        """What reading the source found (a notebook's stored outputs, cell tags): checked with
-        the page's own problems (:func:`lessonkit.checks.recipe.check_page`)."""
         split = split_source(text)
-        self.offset = split.offset
-        """How many lines the front matter took."""
-        self.front_matter = split.front_matter
-        """The front matter's YAML, unread; None when the page has none."""
+        self.offset, self.front_matter = split.offset, split.front_matter
         self._body_at = len(text) - len(split.body)  # the body ends the text
 
     @property
     def body(self) -> str:
-        """The Markdown after the front matter (cut from :attr:`text` when asked: a page's
-        model holds one copy of its source for the whole build)."""
+        """The Markdown after the front matter."""
         return self.text[self._body_at :]
 
     @classmethod
@@ -134,7 +112,7 @@ class Page:
 
     @property
     def valid_meta(self) -> dict[str, Any]:
-        """:attr:`meta`, or {} when the front matter is invalid (the page's checks report it)."""
+        """:attr:`meta`, or {} when the front matter is invalid (the checks report it)."""
         try:
             return self.meta
         except LessonError:
@@ -142,32 +120,26 @@ class Page:
 
     @property
     def markdown(self) -> str:
-        """The body as Python-Markdown's preprocessors receive it (whitespace normalised; made
-        when asked, as :attr:`body` is)."""
+        """The body as Python-Markdown's preprocessors receive it."""
         return normalized(self.body)
 
     @cached_property
     def program(self) -> Program:
         """What the page executes; LessonError (placed in the file) on bad block options."""
-        from lessonkit.execute.program import parse_program
-
-        try:
-            return parse_program(self.markdown, self.offset, self.path)
-        except LessonError as error:
-            raise LessonError(self.place_all(error.problems, body=False)) from None
+        return self._parse(self.markdown, self.offset)
 
     def program_of(self, markdown: str) -> tuple[Program, str]:
-        """The program of ``markdown`` (what a host converts) and the text its errors quote.
-
-        That is the page's own program, unless another plugin changed the body: then the
-        changed Markdown is what runs (its lines no longer match the file's).
-        """
+        """The program of ``markdown`` (what a host converts; another plugin may have changed
+        the body) and the text its errors quote."""
         if markdown == self.body:
             return self.program, self.text
+        return self._parse(normalized(markdown), 0), markdown
+
+    def _parse(self, markdown: str, offset: int) -> Program:
         from lessonkit.execute.program import parse_program
 
         try:
-            return parse_program(normalized(markdown), 0, self.path), markdown
+            return parse_program(markdown, offset, self.path)
         except LessonError as error:
             raise LessonError(self.place_all(error.problems, body=False)) from None
 
@@ -176,10 +148,8 @@ class Page:
         return Problem(message, line, hint, path=self.where)
 
     def place(self, problem: Problem, body: bool = True) -> Problem:
-        """``problem`` placed in this file; a ``body`` line is shifted past the front matter.
-
-        A problem without a line that says what text is on it (found while rendering) gets the
-        first line of the body that holds that text:
+        """``problem`` placed in this file (a ``body`` line shifted past the front matter; one
+        with only ``near`` text at the first body line holding it).
 
         >>> page = Page.from_text("---\\ntitle: T\\n---\\nWhy *this*?\\n", "a.md")
         >>> page.place(Problem("bad quiz", near="Why *this*?")).format()
@@ -192,15 +162,13 @@ class Page:
         return self.locate(problem.at(self.where, self.offset if body else 0))
 
     def locate(self, problem: Problem) -> Problem:
-        """``problem``, placed at a line of :attr:`text` (as the engine places a run's problems),
-        in the source's own terms: unchanged, except on a page made from a notebook."""
+        """``problem``, at a line of :attr:`text`, in the source's terms (a notebook's cells)."""
         if self.origins is None or problem.path != self.where:
             return problem
         return self.origins.locate(problem)
 
     def line_of(self, text: str) -> int | None:
-        """The file line of the first body line that holds ``text`` (as written, or with the
-        ``&lt;`` that raw HTML in a quiz becomes read back as ``<``); None if none does."""
+        """The file line of the first body line holding ``text`` (or it unescaped); else None."""
         wanted = [t for t in dict.fromkeys((text.strip(), html.unescape(text).strip())) if t]
         for number, line in enumerate(self.body.split("\n"), self.offset + 1):
             if any(t in line for t in wanted):

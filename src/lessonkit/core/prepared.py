@@ -1,17 +1,9 @@
 """What ``lessonkit prepare`` made in the docs folder: files it can prove it wrote.
 
-Every file prepare writes carries a mark (:func:`mark`): ``lessonkit-prepare`` and the sha256
-of the file with that digest zeroed, in a comment of the file's kind (a notebook: in its
-metadata). A file is prepare's only when it is a regular file inside the docs folder, no
-symlink, whose mark checks out (:func:`prepared_files`). So an author's file, or one prepare
-wrote that the author then edited, is never removed, overwritten or left out of the build; no
-path comes from the manifest; and a run stopped half-way, or a deleted manifest, is put right
-by the next run, which finds its own files by their marks.
-
-The manifest (``docs/.lessonkit-prepared.json``, written by
-:mod:`lessonkit.hosts.standalone.manifest`) holds the rest: a digest of every page's HTML, the
-learner's path (:func:`lessonkit.path.path_record`) and the notebook lesson each page prepare
-wrote stands for (``embeddings.md``: ``embeddings.ipynb``), each checked when read.
+Each such file carries a mark: ``lessonkit-prepare`` and the sha256 of the file with that
+digest zeroed. Only a regular file in the docs folder whose mark checks out is prepare's, so an
+author's file, or one they edited, is never removed, overwritten or left out; no path comes
+from the manifest, and a run stopped half-way is put right by the next.
 """
 
 from __future__ import annotations
@@ -28,10 +20,8 @@ from typing import Any
 from lessonkit.core.problems import Problem
 from lessonkit.path import read_record
 
-MANIFEST = ".lessonkit-prepared.json"
-"""In the docs folder: what ``lessonkit prepare`` found (git-ignore it with its files)."""
-KINDS = (".md", ".ipynb", ".css", ".js")
-"""The kinds of file prepare writes (the only ones that can be its own)."""
+MANIFEST = ".lessonkit-prepared.json"  # in the docs folder
+KINDS = (".md", ".ipynb", ".css", ".js")  # the kinds of file prepare writes
 _STAMP = "lessonkit-prepare "
 _MARK = re.compile(rb"lessonkit-prepare ([0-9a-f]{64})")
 _ZERO = b"0" * 64
@@ -39,7 +29,7 @@ _SAY = "Written by lessonkit prepare, made again on every run (git-ignore it): "
 
 
 def mark(name: str, data: bytes) -> bytes:
-    """``data``, the file ``name`` prepare writes, with its mark (see the module).
+    """``data``, the file ``name`` prepare writes, with its mark.
 
     >>> marked = mark("a.css", b"p {}\\n")
     >>> marked.startswith(b"/* Written by lessonkit prepare"), is_marked(marked)
@@ -48,7 +38,7 @@ def mark(name: str, data: bytes) -> bytes:
     False
     """
     stamp = _STAMP + _ZERO.decode()
-    if name.endswith(".ipynb"):  # in the notebook's metadata, laid out as nbformat lays it out
+    if name.endswith(".ipynb"):  # in its metadata, laid out as nbformat does
         notebook = json.loads(data)
         notebook["metadata"]["lessonkit"] = stamp
         text = json.dumps(
@@ -94,14 +84,14 @@ def inside(docs_dir: Path, name: str) -> bool:
 
 
 def is_prepared(docs_dir: Path, name: str) -> bool:
-    """Whether the file ``name`` in ``docs_dir`` is one prepare wrote (see the module)."""
+    """Whether the file ``name`` in ``docs_dir`` is one prepare wrote."""
     if not name.endswith(KINDS) or not inside(docs_dir, name):
         return False
     try:
         found = (docs_dir / name).lstat()
     except OSError:
         return False
-    if not stat.S_ISREG(found.st_mode):  # a symlink or a folder is the site's own
+    if not stat.S_ISREG(found.st_mode):
         return False
     return _marked(str(docs_dir / name), found.st_mtime_ns, found.st_size, found.st_ino)
 
@@ -116,8 +106,7 @@ def _marked(path: str, *_changed: int) -> bool:
 
 
 def prepared_files(docs_dir: Path) -> frozenset[str]:
-    """The files in ``docs_dir`` that ``lessonkit prepare`` wrote (by their marks), as paths in
-    it. Symlinked folders are not followed."""
+    """The files in ``docs_dir`` that prepare wrote, as paths in it (no symlinked folders)."""
     found = []
     for folder, folders, files in os.walk(docs_dir):
         folders[:] = [f for f in folders if not f.startswith(".")]
@@ -128,17 +117,15 @@ def prepared_files(docs_dir: Path) -> frozenset[str]:
 
 
 def taken(name: str, where: str) -> Problem:
-    """The error, on every host, for a file of the site's own (named ``where``) at the path of a
-    page lessonkit makes (``print.md``, ``glossary.md``): neither is ever replaced.
+    """The error for a site's own file at the path of a page lessonkit makes (never replaced).
 
     >>> print(taken("print.md", "docs/print.md").format())
     docs/print.md: error: lessonkit makes print.md, but the docs folder has a file of that name
       hint: rename or remove it (lessonkit's own page takes that name)
     """
     message = f"lessonkit makes {name}, but the docs folder has a file of that name"
-    return Problem(
-        message, hint="rename or remove it (lessonkit's own page takes that name)", path=where
-    )
+    hint = "rename or remove it (lessonkit's own page takes that name)"
+    return Problem(message, hint=hint, path=where)
 
 
 def _manifest(docs_dir: Path) -> dict[str, Any]:
@@ -151,9 +138,7 @@ def _manifest(docs_dir: Path) -> dict[str, Any]:
 
 
 def prepared_notebooks(docs_dir: Path) -> dict[str, str]:
-    """The pages the last ``lessonkit prepare`` wrote for notebook lessons: page -> notebook
-    (``embeddings.md`` -> ``embeddings.ipynb``, in ``docs_dir``): only a page prepare wrote,
-    whose notebook is beside it in the docs."""
+    """Page -> notebook for the pages prepare wrote for notebook lessons beside them."""
     found = _manifest(docs_dir).get("notebooks")
     if not isinstance(found, dict):
         return {}
@@ -169,6 +154,5 @@ def prepared_notebooks(docs_dir: Path) -> dict[str, str]:
 
 
 def prepared_path(docs_dir: Path) -> dict[str, Any] | None:
-    """The learner's path as the last ``lessonkit prepare`` found it
-    (:func:`lessonkit.path.path_record`), or None when the site has none."""
+    """The learner's path as prepare last recorded it, or None."""
     return read_record(_manifest(docs_dir).get("path"))

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
-
-from lessonkit.core.records import Record
+from typing import Literal, NamedTuple
 
 
-class Problem(Record):
-    """One problem in a lesson source. ``line`` is 1-based in the text that was checked.
+class Problem(NamedTuple):
+    """One problem in a lesson source; ``line`` is 1-based in the text that was checked.
 
-    A value, changed by ``problem._replace(field=...)``. A ``NamedTuple``, not a frozen
-    dataclass: every build loads it, and on Python 3.11 a frozen dataclass costs a build 4 M
-    instructions more to define.
-    """
+    ``details``: lines shown under the message (a traceback); ``near``: text on the problem's
+    line when its number is unknown (:meth:`lessonkit.core.page.Page.place` finds it)."""
 
     message: str
     line: int | None = None
@@ -22,10 +18,7 @@ class Problem(Record):
     severity: Literal["error", "warning"] = "error"
     path: str = "<markdown>"
     details: str = ""
-    """Extra lines shown under the message, e.g. traceback lines pointing into the block."""
     near: str = ""
-    """Text on the problem's line, when its number is unknown (Python-Markdown keeps none while
-    rendering): the page finds the line by it (:meth:`lessonkit.core.page.Page.place`)."""
 
     def at(self, path: str, line_offset: int = 0) -> Problem:
         """The same problem placed in ``path``, its line shifted by ``line_offset``."""

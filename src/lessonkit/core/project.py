@@ -4,9 +4,6 @@
 ...                       Path("/site/mkdocs.yml"))
 >>> p.docs_dir, p.glossary, p.settings.glossary_page
 (PosixPath('/site/lessons'), None, 'glossary.md')
-
-The plugin's options are read with the schema the build uses (:mod:`lessonkit.core.settings`),
-so a wrong option fails ``lessonkit check`` as it fails the build.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix
 
 def load_config(text: str) -> dict[str, Any]:
     """``mkdocs.yml`` as a mapping (custom tags read as None)."""
-    data = yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
+    data = yaml.load(text, Loader=_Loader)
     return data if isinstance(data, dict) else {}
 
 
@@ -54,7 +51,7 @@ class Project:
     def virtual_pages(self) -> frozenset[str]:
         """Pages the build generates (relative to ``docs_dir``): links to them are valid."""
         glossary = [self.settings.glossary_page] if self.glossary else []
-        return frozenset([*glossary, "print.md"])  # lessonkit.path.PRINT_PAGE: the whole path
+        return frozenset([*glossary, "print.md"])  # lessonkit.path.PRINT_PAGE
 
     @classmethod
     def from_text(cls, text: str, config_file: Path) -> Project:
@@ -66,23 +63,21 @@ class Project:
         settings = Settings.from_options(options, where=config_file.name)
         return cls(config_file, docs_dir, settings, config)
 
-    @classmethod
-    def find(cls, start: Path | None = None) -> Project | None:
-        """The project whose ``mkdocs.yml`` is in ``start`` (default: cwd) or a parent folder."""
-        here = (start or Path.cwd()).resolve()
-        for folder in (here, *here.parents):
-            path = folder / CONFIG_NAME
-            if path.is_file():
-                return cls.from_text(path.read_text(encoding="utf-8"), path)
-        return None
+
+def entries(listed: object) -> list[tuple[Any, Any]]:
+    """``(name, options)`` of a ``mkdocs.yml`` list of names and one-key mappings, or mapping.
+
+    >>> entries(["search", {"lessonkit": {"workers": 2}}]), entries(None)
+    ([('search', None), ('lessonkit', {'workers': 2})], [])
+    """
+    if isinstance(listed, dict):
+        return list(listed.items())
+    if isinstance(listed, list):
+        return [next(iter(i.items())) if isinstance(i, dict) and i else (i, None) for i in listed]
+    return []
 
 
 def _plugin_options(plugins: object, name: str) -> dict[str, Any]:
     """The options of plugin ``name`` in a ``plugins:`` list or mapping ({} if absent)."""
-    items = plugins.items() if isinstance(plugins, dict) else []
-    if isinstance(plugins, list):
-        items = [next(iter(p.items())) if isinstance(p, dict) else (p, {}) for p in plugins]
-    for key, options in items:
-        if key == name:
-            return options if isinstance(options, dict) else {}
-    return {}
+    found = next((options for key, options in entries(plugins) if key == name), None)
+    return found if isinstance(found, dict) else {}

@@ -1,10 +1,5 @@
 """lessonkit's options: one schema that every host and the command line read.
 
-The MkDocs plugin's ``config_scheme`` is made from :data:`OPTIONS`
-(:mod:`lessonkit.hosts.mkdocs.config`); ``lessonkit check`` reads the same options from
-``mkdocs.yml`` with :meth:`Settings.from_options`, and :meth:`Settings.glossary_file` is the
-one rule for where the glossary is. So a build and a check cannot disagree about them.
-
 >>> s = Settings.from_options({"workers": 2, "glossary": ""})
 >>> s.workers, s.timeout, s.glossary_file(Path("/site/docs"))
 (2, 10, None)
@@ -17,18 +12,19 @@ output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, f
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 
 DEFAULT_GLOSSARY = "glossary.yml"
 
 
-class Option(Record):
-    """One option: its name, accepted types, default, choices and what it does."""
+class Option(NamedTuple):
+    """One option: its name, default, accepted types, what it does, choices, and whether
+    ``None`` means "not set"."""
 
     name: str
     default: Any
@@ -36,31 +32,19 @@ class Option(Record):
     help: str
     choices: tuple[str, ...] = ()
     nullable: bool = False
-    """``None`` (``null`` in YAML) is accepted and means "not set"."""
 
 
-_SCHEMA: list[dict[str, Any]] = []
-"""Each :class:`Settings` field's schema, in field order, as :func:`_option` records it."""
+_SCHEMA: list[dict[str, Any]] = []  # each Settings field's schema, in field order
 
 
-def _option(
-    default: Any,
-    help: str,
-    types: tuple[type, ...],
-    choices: tuple[str, ...] = (),
-    nullable: bool = False,
-) -> Any:
-    """A :class:`Settings` field's default; its schema is kept for :data:`OPTIONS` (the name
-    comes from the field)."""
-    _SCHEMA.append(
-        {"default": default, "types": types, "help": help, "choices": choices, "nullable": nullable}
-    )
+def _option(default: Any, help: str, types: tuple[type, ...], **more: Any) -> Any:
+    """A :class:`Settings` field's default; its schema goes to :data:`OPTIONS`."""
+    _SCHEMA.append({"default": default, "types": types, "help": help, **more})
     return default
 
 
-class Settings(Record):
-    """The options of one site, every one set (defaults filled in). Never changed: a
-    ``NamedTuple``, which every build defines in a fifth of a frozen dataclass's time."""
+class Settings(NamedTuple):
+    """The options of one site, defaults filled in."""
 
     assets_dir: str = _option(
         "assets/lessonkit",
@@ -116,7 +100,7 @@ class Settings(Record):
         (str,),
         choices=("info", "warn"),
     )
-    front_matter_keys: list[str] = _option(  # one list for every Settings: none changes it
+    front_matter_keys: list[str] = _option(  # shared by every Settings: none changes it
         [],
         "Front matter keys a page may have besides the ones lessonkit, MkDocs and Material read "
         "(e.g. a key another plugin reads); any other key is an error, as a typo would be.",
@@ -139,11 +123,7 @@ class Settings(Record):
         return cls(**values)
 
     def glossary_file(self, docs_dir: Path) -> Path | None:
-        """The glossary YAML this site uses, or None: the one rule for where it is.
-
-        Not set (or ``null``): ``glossary.yml`` in ``docs_dir`` if there is one; an empty string:
-        none; a name: that file (which must then exist: loading it says so otherwise).
-        """
+        """The glossary YAML, or None: unset means ``glossary.yml`` if there is one, '' none."""
         if self.glossary is None:
             default = docs_dir / DEFAULT_GLOSSARY
             return default if default.is_file() else None
@@ -152,8 +132,6 @@ class Settings(Record):
 
 def _unknown(name: str, where: str) -> Problem:
     names = [o.name for o in OPTIONS]
-    import difflib  # only for a hint: most builds never need it
-
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + "The options are: "
     return Problem(f"unknown lessonkit option {name!r}", hint=hint + ", ".join(names), path=where)
@@ -178,4 +156,3 @@ def _invalid(option: Option, value: Any, where: str) -> Problem | None:
 OPTIONS: tuple[Option, ...] = tuple(
     Option(name, **schema) for name, schema in zip(Settings._fields, _SCHEMA, strict=True)
 )
-"""Every option in ``mkdocs.yml`` order of documentation, read from :class:`Settings`."""

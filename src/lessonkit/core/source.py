@@ -1,18 +1,9 @@
 """Read a lesson source as MkDocs and Python-Markdown do.
 
-Front matter apart, and how many lines it took:
-
->>> body, meta, offset = split_front_matter("---\\ntitle: T\\n---\\n\\n# T\\n")
->>> body, meta, offset
+>>> split_front_matter("---\\ntitle: T\\n---\\n\\n# T\\n")
 ('# T\\n', {'title': 'T'}, 4)
-
-The same split without reading the YAML (a build leaves that to MkDocs):
-
 >>> split_source("---\\ntitle: [broken\\n---\\n\\n# T\\n")
 Split(body='# T\\n', offset=4, front_matter='title: [broken\\n')
-
-and the body as Python-Markdown's preprocessors receive it (tabs expanded, blank lines emptied):
-
 >>> normalized("a\\tb\\n   \\nc")
 'a   b\\n\\nc\\n\\n'
 """
@@ -24,39 +15,29 @@ import re
 import reprlib
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from markdown.preprocessors import NormalizeWhitespace
-from markdown.util import ETX, STX
 
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML was built with it (about 10x faster), else pure Python."""
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when there
 _NORMALIZE = NormalizeWhitespace(SimpleNamespace(tab_length=4))  # type: ignore[arg-type]
-"""Python-Markdown's own first preprocessor, with its default tab length (MkDocs keeps it)."""
-_NORMALIZED_AWAY = (STX, ETX, "\r", "\t", " \n")
-"""What NormalizeWhitespace removes or rewrites: markers, carriage returns, tabs, and (found by
-a line that ends in a space) whitespace-only lines."""
-_FRONT_MATTER = lazy(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+_FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
-class Split(Record):
-    """A page's source cut at its front matter."""
+class Split(NamedTuple):
+    """A page's source cut at its front matter: ``offset`` lines precede the body;
+    ``front_matter`` is the YAML unread, None when there is none."""
 
     body: str
     offset: int
-    """How many lines precede the body."""
     front_matter: str | None
-    """The YAML between the ``---`` lines, unread; None when the page has none."""
 
 
 def read_source(file: Path, where: str) -> str:
-    """The text of the lesson source ``file`` (UTF-8, a byte-order mark dropped); LessonError
-    naming ``where``, and the line of the first byte that is not UTF-8, when it cannot be read.
+    """The UTF-8 text of ``file``; LessonError naming ``where`` and the first bad byte's line.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -78,10 +59,8 @@ def read_source(file: Path, where: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        column = (
-            len(data[data.rfind(b"\n", 0, error.start) + 1 : error.start].decode(errors="replace"))
-            + 1
-        )
+        start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[start : error.start].decode(errors="replace")) + 1
         message = (
             f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} at column {column} of "
             f"line {line} is not UTF-8"
@@ -103,10 +82,7 @@ def split_source(text: str) -> Split:
 
 
 def read_front_matter(yaml_text: str) -> dict[str, Any]:
-    """The front matter's keys and values; LessonError (with its line) unless it is a mapping.
-
-    MkDocs shows any other front matter, an empty one too, as the page's text. Lines are the
-    file's: the front matter starts on line 2, after ``---``.
+    """The front matter's keys and values; LessonError (at its file line) unless a mapping.
 
     >>> read_front_matter("title: T\\n")
     {'title': 'T'}
@@ -144,8 +120,7 @@ _FIX = "fix the YAML between ---"
 
 
 def _yaml_message(error: yaml.MarkedYAMLError) -> str:
-    """What is wrong, and where what it is in began, in the file's lines (PyYAML's own message
-    counts the front matter's lines)."""
+    """PyYAML's message, with the file's line numbers."""
     message = error.problem or error.context or "cannot read it"
     start, at = error.context_mark, error.problem_mark
     elsewhere = start and (at is None or (start.line, start.column) != (at.line, at.column))
@@ -156,7 +131,7 @@ def _yaml_message(error: yaml.MarkedYAMLError) -> str:
 
 
 def _unreadable_value_line(yaml_text: str) -> int:
-    """The file line of the first value YAML reads but cannot make (2 if none is found).
+    """The file line of the first value YAML cannot make (2 if none is found).
 
     >>> _unreadable_value_line("title: T\\ndate: 2024-02-30\\n")
     3
@@ -182,9 +157,7 @@ def _unreadable_value_line(yaml_text: str) -> int:
     return 2
 
 
-SIZE_LIMIT = 100_000
-"""How much front matter may hold, values and characters counted, once YAML's aliases are
-expanded: far above any page's, far below the millions 250 bytes of nested aliases make."""
+SIZE_LIMIT = 100_000  # values and characters, aliases expanded: stops an alias bomb
 _SHOWN = reprlib.Repr()
 _SHOWN.maxstring = _SHOWN.maxother = 60
 
@@ -199,8 +172,7 @@ def shown(value: Any) -> str:
 
 
 def expanded_size(value: Any, limit: int = SIZE_LIMIT) -> int:
-    """How many values and characters ``value`` holds, each alias counted where it is used;
-    the count stops once it passes ``limit`` (an alias may even hold itself).
+    """Values and characters in ``value``, aliases counted where used; stops past ``limit``.
 
     >>> expanded_size({"title": "T", "tags": ["a", "bc"]})
     20
@@ -224,8 +196,7 @@ def expanded_size(value: Any, limit: int = SIZE_LIMIT) -> int:
 
 
 def text_problem(name: str, value: Any, limit: int) -> Problem | None:
-    """Why ``value`` is not the text of at most ``limit`` characters that ``name`` must be
-    (line unset); None when it is.
+    """Why ``value`` is not text of at most ``limit`` characters (line unset); None if it is.
 
     >>> print(text_problem("title", datetime.date(2024, 1, 2), 200).format())
     <markdown>: error: title must be text, not a date (2024-01-02)
@@ -257,9 +228,7 @@ def split_front_matter(text: str) -> tuple[str, dict[str, Any], int]:
 
 
 def normalized(body: str) -> str:
-    """``body`` as Python-Markdown hands it to the preprocessors after its own (priority 30)."""
-    if not body.endswith(" ") and not any(mark in body for mark in _NORMALIZED_AWAY):
-        return body + "\n\n"  # most pages: nothing to normalise (a regex pass saved, build speed)
+    """``body`` as Python-Markdown's NormalizeWhitespace hands it on."""
     return "\n".join(_NORMALIZE.run(body.split("\n")))
 
 

@@ -1,8 +1,7 @@
 """Which links lessonkit may write: the one rule for every URL an author hands it.
 
-A browser runs ``javascript:`` (and ``data:``, ``vbscript:``...) URLs; it skips whitespace and
-control characters and ignores letter case while reading a scheme, so the rule reads the URL as
-the browser does. Safe: a relative URL, ``http``, ``https`` and ``mailto``.
+Safe: a relative URL, ``http``, ``https`` and ``mailto``, the scheme read as a browser reads it
+(whitespace and control characters skipped, any letter case).
 
 >>> [unsafe_scheme(u) for u in ("https://x.org", "../a/#b", "mailto:me@x.org", "a:b/c")]
 [None, None, None, 'a']
@@ -12,13 +11,12 @@ the browser does. Safe: a relative URL, ``http``, ``https`` and ``mailto``.
 
 from __future__ import annotations
 
-from lessonkit.core.patterns import lazy
+import re
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 HINT = "link with https://, mailto: or a path relative to the page"
-RE_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
-RE_SKIPPED = lazy(r"[\x00-\x20\x7f]+")
-"""What a browser skips before and inside a URL's scheme (space, tab, newline, controls)."""
+RE_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+RE_SKIPPED = re.compile(r"[\x00-\x20\x7f]+")  # what a browser skips in a scheme
 
 
 def scheme(url: str) -> str:
@@ -28,6 +26,6 @@ def scheme(url: str) -> str:
 
 
 def unsafe_scheme(url: str) -> str | None:
-    """The scheme of ``url`` when it is not a safe one (see the module), else None."""
+    """The scheme of ``url`` when it is not a safe one, else None."""
     found = scheme(url)
     return found if found and found not in SAFE_SCHEMES else None

@@ -16,9 +16,9 @@ import os
 import posixpath
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 from lessonkit.core.settings import Settings
 from lessonkit.glossary import page
 from lessonkit.glossary.extension import GlossaryExtension
@@ -68,7 +68,7 @@ def finish_page(
     return page.fill_used_on(page_html, used), unused(glossary, used)
 
 
-class SiteGlossary(Record):
+class SiteGlossary(NamedTuple):
     """A site's glossary as a host wires it: the terms, their YAML file and their page."""
 
     glossary: Glossary

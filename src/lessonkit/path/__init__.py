@@ -1,12 +1,10 @@
-"""The learner's path: which pages form it, the data a reader's progress is kept against, and
-the whole path as one printable page. No MkDocs import: the host hands over pages as plain data.
+"""The learner's path: its pages, the data the reader's progress is kept against, and the
+whole path as one printable page. The host hands over pages as plain data.
 
-Which pages: every page under a nav section titled ``Learning path``, in nav order, and any
-other page whose front matter says ``path: true`` (on a site with no nav, too, in the order
-the host lists its pages); ``path: false`` takes a page out. Progress
-itself is kept by the reader's browser (``assets/js/60-progress.js``), against the data
-:func:`~lessonkit.path.lessons.progress_json` writes into every page.
+The path is every page under a nav section titled ``Learning path``, in nav order, and any
+other page whose front matter says ``path: true``; ``path: false`` takes a page out.
 """
+# ruff: noqa: F401 (this module re-exports its submodules' names)
 
 from .lessons import (
     Lesson,
@@ -29,23 +27,3 @@ from .printpage import (
     print_markdown,
     print_page_file,
 )
-
-__all__ = [
-    "HOME",
-    "PRINT_PAGE",
-    "Lesson",
-    "home_link",
-    "made_html",
-    "nav_order",
-    "path_lessons",
-    "path_record",
-    "print_html",
-    "print_markdown",
-    "print_page_file",
-    "progress_json",
-    "progress_script",
-    "quiz_ids",
-    "read_record",
-    "reading_order",
-    "root_of",
-]

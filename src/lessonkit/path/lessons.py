@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from lessonkit.core.patterns import lazy
-from lessonkit.core.records import Record
-
-SECTION = "Learning path"
-"""The nav section whose pages are the path (front matter ``path: true|false`` overrides)."""
-_QUIZ_ID = lazy(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
+SECTION = "Learning path"  # the nav section whose pages are the path
+_QUIZ_ID = re.compile(r'<div class="lk-quiz" [^>]*\bid="(quiz-[0-9a-f]{8})"')
 
 
-class Lesson(Record):
-    """One page of the path: its source, title, URL (from the site's root) and its HTML."""
+class Lesson(NamedTuple):
+    """One page of the path: its source, title, URL from the site's root, and HTML."""
 
     src_uri: str
     title: str
@@ -24,12 +21,12 @@ class Lesson(Record):
 
     @property
     def quizzes(self) -> str:
-        """The page's quiz ids: a reader's saved progress holds while they are the same."""
+        """The page's quiz ids: saved progress holds while they stay the same."""
         return " ".join(quiz_ids(self.html))
 
 
 def quiz_ids(html: str) -> list[str]:
-    """The ids of the quizzes in a page's HTML, in order (derived from each quiz's text).
+    """The ids of the quizzes in a page's HTML, in order.
 
     >>> quiz_ids('<div class="lk-quiz" data-lk-quiz="single" id="quiz-0123abcd">')
     ['quiz-0123abcd']
@@ -38,7 +35,7 @@ def quiz_ids(html: str) -> list[str]:
 
 
 def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, tuple[str, ...]]]:
-    """Each page of a ``nav:`` as written in ``mkdocs.yml``: (its file, its section titles).
+    """(file, section titles) of each page of a ``nav:`` (MkDocs' or Zensical's form).
 
     >>> list(nav_order([{"Home": "index.md"}, {"Learning path": ["a.md", {"B": "b.md"}]}]))
     [('index.md', ()), ('a.md', ('Learning path',)), ('b.md', ('Learning path',))]
@@ -50,8 +47,8 @@ def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, t
         if isinstance(item, str):
             if "://" not in item:
                 yield item.strip(), sections
-        elif isinstance(item, Mapping) and "children" in item and "url" in item:  # as Zensical
-            if isinstance(item["url"], str):  # reads nav: a page has a url, a section children
+        elif isinstance(item, Mapping) and "children" in item and "url" in item:  # Zensical
+            if isinstance(item["url"], str):
                 yield from nav_order([item["url"]], sections)
             yield from nav_order(item["children"], (*sections, str(item.get("title"))))
         elif isinstance(item, Mapping):
@@ -65,8 +62,7 @@ def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, t
 def reading_order(
     nav: Iterable[tuple[str, tuple[str, ...]]], pages: Iterable[str]
 ) -> list[tuple[str, tuple[str, ...]]]:
-    """The site's pages in reading order: its nav's (:func:`nav_order`), or, when the site lists
-    no nav, ``pages`` in the order the host lists them (``path: true`` chooses from those).
+    """The site's pages in reading order: its nav's, else ``pages`` in the host's order.
 
     >>> reading_order([], ["index.md", "a.md"])
     [('index.md', ()), ('a.md', ())]
@@ -79,7 +75,7 @@ def reading_order(
 def path_lessons(
     nav: Iterable[tuple[str, tuple[str, ...]]], meta: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:
-    """The pages of the path in nav order: in the section :data:`SECTION`, or ``path: true``.
+    """The pages of the path in nav order: in :data:`SECTION`, or ``path: true``.
 
     >>> nav = [("index.md", ()), ("a.md", ("Learning path",)), ("b.md", ("More",))]
     >>> path_lessons(nav, {"b.md": {"path": True}})
@@ -97,7 +93,7 @@ def path_lessons(
 
 
 def path_record(lessons: list[Lesson], print_url: str | None) -> dict[str, Any]:
-    """What every page carries of the path (URLs from the site's root), without the root.
+    """What every page carries of the path (URLs from the site's root).
 
     >>> path_record([Lesson("a.md", "A", "a/", "")], "print/")
     {'print': 'print/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
@@ -107,7 +103,7 @@ def path_record(lessons: list[Lesson], print_url: str | None) -> dict[str, Any]:
 
 
 def read_record(data: Any) -> dict[str, Any] | None:
-    """A :func:`path_record` read back (from JSON), in its order; None unless it has its shape.
+    """A :func:`path_record` read back from JSON; None unless it has its shape.
 
     >>> read_record({"print": "p/", "lessons": [{"quizzes": "", "title": "A", "url": "a/"}]})
     {'print': 'p/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
@@ -122,10 +118,8 @@ def read_record(data: Any) -> dict[str, Any] | None:
 
 
 def progress_script(record: Mapping[str, Any], root: str) -> str:
-    """The ``<script type="application/json">`` a page carries for the progress script.
-
-    ``root`` is the site's root relative to the page; lesson URLs are relative to the root, so
-    the script keys progress by where the site is served (two sites on one host do not mix).
+    """The JSON a page carries for the progress script; ``root``: the site's root from the
+    page, so progress is keyed by where the site is served.
 
     >>> progress_script({"print": None, "lessons": []}, "../")
     '<script type="application/json" id="lk-path">{"root":"../","print":null,"lessons":[]}</script>'
@@ -152,16 +146,12 @@ _SCRIPT_ESCAPES = [(c, f"\\u{ord(c):04x}") for c in "<>&\u2028\u2029"]
 
 
 def progress_json(lessons: list[Lesson], root: str, print_url: str | None) -> str:
-    """:func:`progress_script` of the path ``lessons``, for a page whose root is ``root``.
-
-    >>> progress_json([Lesson("a.md", "A", "a/", "")], "../", None)[:47]
-    '<script type="application/json" id="lk-path">{"'
-    """
+    """:func:`progress_script` of the path ``lessons``, for a page whose root is ``root``."""
     return progress_script(path_record(lessons, print_url), root)
 
 
 def root_of(url: str) -> str:
-    """The site's root relative to the page at ``url`` (from the root), as MkDocs writes it.
+    """The site's root relative to the page at ``url``, as MkDocs writes it.
 
     >>> root_of(""), root_of("a/"), root_of("a/b/"), root_of("a.html"), root_of("a/b.html")
     ('./', '../', '../../', './', '../')

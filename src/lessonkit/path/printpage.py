@@ -1,11 +1,7 @@
-"""The whole learning path as one page to print: made at build from the pages' own HTML.
+"""The whole learning path as one page to print, made at build from the pages' own HTML.
 
-Each lesson keeps its text, tables and figures; its headings move one level down under the
-lesson's title; every id gets the lesson's prefix (two lessons may share a heading's id);
-links to a lesson of the path become links inside this page, other links to the site become
-absolute, and print CSS writes each outside link's URL after it. A quiz keeps its question and
-options; its answers and explanations (the no-JavaScript list the quiz already carries) go to
-an appendix. The glossary comes last.
+Headings move one level down; ids get the lesson's prefix; links into the path stay inside the
+page, other site links become absolute; quiz answers go to an appendix; the glossary comes last.
 """
 
 from __future__ import annotations
@@ -16,15 +12,11 @@ import re
 from posixpath import normpath
 from urllib.parse import urljoin, urlsplit
 
-from lessonkit.core.patterns import lazy
-
 from .lessons import Lesson
 
 PRINT_PAGE = "print.md"
-"""The generated page's path in the docs (so its URL is ``print/``)."""
 TITLE = "The whole path, to print"
-TOP = "the-whole-path-to-print"
-"""The title's id as MkDocs' toc makes it from the Markdown (the theme's skip link targets it)."""
+TOP = "the-whole-path-to-print"  # the title's id, as toc makes it
 
 FRONT_MATTER = f"""---
 title: {TITLE}
@@ -43,25 +35,24 @@ PRINT_MARKDOWN = f"""{FRONT_MATTER}
 Every lesson of the learning path, made when the site is built.
 """
 
-_HEADERLINK = lazy(r'<a class="headerlink" href="[^"]*" title="Permanent link">[^<]*</a>')
-_HEADING = lazy(r"<(/?)h([1-5])\b")
-_ID = lazy(r'(\s(?:id|for))="([^"]+)"')
-_IDREFS = lazy(r'(\saria-(?:describedby|labelledby|controls))="([^"]+)"')
-_FRAGMENT = lazy(r'((?:\s|xlink:)href)="#([^"]*)"')
-_URL_REF = lazy(r"url\(#([^)]+)\)")
-_LINK = lazy(r'(\s(?:href|src))="([^"#][^"]*)"')
-_QUIZ = lazy(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
-_RESULT = lazy(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
-_NOT_ID = lazy(r"[^\w-]+")
-_USED_ON = lazy(r'<p class="lk-entry__used">.*?</p>', re.S)
+_HEADERLINK = re.compile(r'<a class="headerlink" href="[^"]*" title="Permanent link">[^<]*</a>')
+_HEADING = re.compile(r"<(/?)h([1-5])\b")
+_ID = re.compile(r'(\s(?:id|for))="([^"]+)"')
+_IDREFS = re.compile(r'(\saria-(?:describedby|labelledby|controls))="([^"]+)"')
+_FRAGMENT = re.compile(r'((?:\s|xlink:)href)="#([^"]*)"')
+_URL_REF = re.compile(r"url\(#([^)]+)\)")
+_LINK = re.compile(r'(\s(?:href|src))="([^"#][^"]*)"')
+_QUIZ = re.compile(r'<div class="lk-quiz" [^>]*\bid="[^"]*">(.*?)</noscript>\s*</div>', re.S)
+_RESULT = re.compile(r'<div class="lk-quiz-result".*?</button>\s*</div>', re.S)
+_NOT_ID = re.compile(r"[^\w-]+")
+_USED_ON = re.compile(r'<p class="lk-entry__used">.*?</p>', re.S)
 
 
-HOME = "index.md"
-"""The page that links to the print page: the site's home page."""
+HOME = "index.md"  # the page that links to the print page
 
 
 def home_link(home: str = HOME) -> str:
-    """The home page's link to the print page, appended by every host where the site has one.
+    """The home page's link to the print page, appended by every host.
 
     >>> "[the whole path on one page](print.md)" in home_link()
     True
@@ -80,23 +71,17 @@ def print_markdown() -> str:
 
 
 def print_page_file(html: str) -> str:
-    """The print page as a file of the docs, for a host without plugins: its front matter, then
-    :func:`print_html`'s content, which that host shows as it is (:func:`made_html`)."""
+    """The print page as a file of the docs, for a host without plugins."""
     return f"{FRONT_MATTER}\n{html}\n"
 
 
 def made_html(body: str) -> str:
-    """The content of a :func:`print_page_file`, from the file's body (after its front matter).
-
-    >>> made_html("\\n<h1>T</h1>\\n")
-    '<h1>T</h1>'
-    """
+    """The content of a :func:`print_page_file`, from the file's body."""
     return body.strip("\n")
 
 
 def slug_of(url: str) -> str:
-    """An id prefix for a page's URL: letters, digits, ``_`` and ``-`` only (whatever the page's
-    file is called, it stays an id).
+    """An id prefix for a page's URL: letters, digits, ``_`` and ``-`` only.
 
     >>> slug_of("building-blocks/attention-in-numbers/"), slug_of(""), slug_of('a"><b>/')
     ('building-blocks-attention-in-numbers', 'home', 'a-b')
@@ -123,7 +108,7 @@ def print_html(
             '<section class="lk-print__answers" id="answers">\n'
             "<h2>Quiz answers and explanations</h2>\n" + "\n".join(answers) + "\n</section>"
         )
-    if glossary:  # without its "used on" lists (first: their links need no rewriting)
+    if glossary:  # without its "used on" lists
         words = glossary._replace(html=_USED_ON.sub("", glossary.html))
         body = _page_body(words, "glossary", inside, site_url, print_url)
         parts.append(f'<section class="lk-print__glossary" id="glossary">\n{body}\n</section>')
@@ -139,14 +124,13 @@ def print_html(
 
 
 def _path(url: str) -> str:
-    """A URL's path from the site's root, starting and ending with a slash when it is a folder."""
     return "/" + url.lstrip("/")
 
 
 def _page_body(
     page: Lesson, slug: str, inside: dict[str, str], site_url: str, print_url: str
 ) -> str:
-    """A page's HTML made to live inside the print page (ids, headings, links)."""
+    """A page's HTML with its ids, headings and links made to live in the print page."""
     html = _HEADERLINK.sub("", page.html)
     html = _RESULT.sub("", html)
     html = _HEADING.sub(lambda m: f"<{m[1]}h{int(m[2]) + 1}", html)
@@ -217,7 +201,7 @@ def _cut_quizzes(html: str, title: str, answers: list[str]) -> str:
 
 
 def _between(text: str, start: str, end: str) -> str:
-    """The text between the first ``start`` and the next ``end`` (empty if either is missing)."""
+    """The text between the first ``start`` and the next ``end`` ('' if either is missing)."""
     a = text.find(start)
     if a < 0:
         return ""
