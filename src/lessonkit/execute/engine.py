@@ -65,6 +65,7 @@ class Engine:
         sources: tuple[Path, ...] = (),
         private: tuple[Path, ...] = (),
         limits: dict[str, int] | None = None,
+        snapshot: bool = True,
     ) -> None:
         self.cache = Cache(cache_dir) if cache_dir else None
         self._pool_args = (workers, timeout)
@@ -77,6 +78,9 @@ class Engine:
         """Files beside the docs that code may read but not change (``mkdocs.yml``)."""
         self.private = private
         """Paths code may neither change nor read (the site the build is writing)."""
+        self.snapshot = snapshot
+        """Snapshot the docs and the site around a page's subprocess (not while serving:
+        an editor's save or the preview's rebuild would fail the page)."""
         self._started = time.time()
         self._threads: ThreadPoolExecutor | None = None
         """The threads that wait for pages' runs: made when a page first has to run."""
@@ -237,7 +241,7 @@ class Engine:
             display_path,
             source_text,
             page_dir,
-            watched=(*sources, *self.private),
+            watched=(*sources, *self.private) if self.snapshot else (),
             protected=(*sources, *private),
             private=private,
         )

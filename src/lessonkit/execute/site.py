@@ -9,7 +9,9 @@ from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine
 
 
-def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) -> Engine:
+def site_engine(
+    settings: Settings, root: Path, docs_dir: Path, site_dir: Path, snapshot: bool = True
+) -> Engine:
     """An engine with the site's cache, workers and timeout; code may not change the docs, the
     configuration, the output or the cache (nor read the last two).
 
@@ -23,6 +25,7 @@ def site_engine(settings: Settings, root: Path, docs_dir: Path, site_dir: Path) 
         sources=tuple(root.resolve() / name for name in CONFIG_FILES),
         private=(site_dir.resolve(),),
         limits={"output_limit": settings.output_limit, "memory_limit": settings.memory_limit},
+        snapshot=snapshot,
     )
 
 
