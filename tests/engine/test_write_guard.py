@@ -276,9 +276,7 @@ def test_an_edit_by_another_program_while_a_process_runs_says_to_build_again(
     author.join()
     [problem] = result.problems
     assert problem.message.endswith("changed docs/page.md"), problem
-    assert "if another program did (an editor's save, a preview's rebuild), build again" in (
-        problem.hint
-    )
+    assert "if another program did (an editor's save, say), build again" in problem.hint
 
 
 def test_without_snapshots_an_edit_by_another_program_passes_and_the_hook_still_refuses(

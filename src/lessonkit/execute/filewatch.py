@@ -1,40 +1,22 @@
 """Watch what lesson code does to files: record what it reads, refuse what it may not change.
 
-A ``sys.addaudithook`` hook (installed once per process, idle unless a watch is active) sees the
-file functions of Python and of the libraries that use them: ``open`` (numpy, pandas and plain
-``open()`` alike), ``os.remove``, ``os.rename``, ``shutil.rmtree``, ``os.listdir``...
-
-- **Reads.** Every file the code reads, anywhere, is recorded with the sha256 of its bytes, and
-  every folder it lists (``os.listdir``, ``os.scandir``, ``glob``, ``Path.iterdir``, ``os.walk``)
-  with the sha256 of its names; a folder's path is recorded with a trailing separator. Both
-  become part of the page's cache entry: an edited data file, or a file added to a folder the
-  code listed, re-runs the page. Left out: Python's installation and site-packages (Python's
-  version and the installed distributions are in every key: :mod:`lessonkit.execute.imports`),
-  what the import system reads and lists (``importlib.metadata`` included: the same), ``/proc``,
-  ``/sys`` and ``/dev``, the page's own temporary working folder and the files it wrote itself.
-  What code learns from ``os.stat`` or ``os.path.exists`` alone is not seen (no audit event).
-- **Writes.** ``protected`` paths (the docs, ``mkdocs.yml``, the site, the cache) may not be
-  changed by any route the hook sees: opening for writing, removing, renaming (from or to),
-  linking, making folders, truncating, changing modes, owners or times, ``shutil``'s copies,
-  moves and archives. The call raises ``PermissionError`` in the lesson's code, at its line.
-  ``private`` paths (the site and the cache, which the build itself writes while pages run)
-  may not be read or listed either: what code would read there depends on timing.
-- **What the hook cannot see.** A subprocess, or C code called through ``ctypes``, writes
-  without an audit event. So when the page starts one (its audit event comes first), the
-  ``watched`` trees (the docs, ``mkdocs.yml`` and the site, which nothing else should write
-  while pages run) are snapshotted (paths, types, sizes, mtimes, inodes), and compared when the
-  page ends; a change fails the page at the line that started the process or loaded the C code.
-  Nothing is restored: the message says what changed. A page that starts neither walks nothing.
-  A snapshot cannot tell who made a change: an edit by another program in that window (an
-  author's save while ``mkdocs serve`` runs the page, a ``--dirty`` rebuild writing the preview)
-  fails the page too, and the hint says to build again. Not seen: a C extension's own file
-  writes (h5py's, say): the guard keeps lesson code from changing the site by accident, not
-  from its author.
+An audit hook (``sys.addaudithook``, idle unless a watch is active) sees Python's file functions
+and the libraries that use them. **Reads**: each file read (by sha256) and folder listed (by its
+names' sha256, path ending with a separator) joins the page's cache entry; left out are Python's
+installation, the import system's reads, ``/proc``, ``/sys``, ``/dev``, the page's working folder
+and files it wrote itself. **Writes**: a change by any audited route to a ``protected`` path (the
+docs, ``mkdocs.yml``, the site, the cache) raises ``PermissionError`` at the lesson's line;
+``private`` paths (the site, the cache) may not be read either (their content depends on timing).
+**Escapes**: a subprocess or ``ctypes`` writes unseen, so a full build snapshots the ``watched``
+trees when one starts and compares them when the page ends (a serve passes none: a snapshot
+cannot tell an editor's save from the page's process). A C extension's own writes are not seen:
+the guard stops accidents, not the author.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import pkgutil
 import stat
@@ -42,13 +24,15 @@ import sys
 import threading
 import zipimport
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute.digests import LISTING, file_digest, listing_digest, python_folders
+from lessonkit.execute.digests import LISTING, digest, python_folders
+from lessonkit.execute.digests import file_digest as file_digest  # records.py's
+from lessonkit.execute.digests import listing_digest as listing_digest
 
 if TYPE_CHECKING:
     from lessonkit.execute.program import Program
@@ -56,9 +40,7 @@ if TYPE_CHECKING:
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _active: FileWatch | None = None
 _installed = False
-_busy = threading.local()
-"""Set while the hook handles an event in this thread: what the hook does itself (a digest's
-``open``, ``sys._getframe``) is not the lesson's."""
+_busy = threading.local()  # set while the hook handles an event: its own calls are not the page's
 
 Snapshot = dict[str, tuple[int, int, int, int]]
 """path -> (file type, size, mtime in ns, inode)."""
@@ -66,10 +48,8 @@ Snapshot = dict[str, tuple[int, int, int, int]]
 
 class FileWatch:
     """Record reads; refuse changes to ``protected`` and reads of ``private``; snapshot
-    ``watched`` when the page starts a process or loads C code, to catch what they change.
-
-    ``own_folder`` is the page's temporary working folder (default: the current folder when
-    the watch starts, where the worker runs each page): what the page reads there, it wrote.
+    ``watched`` around a process or C code. ``own_folder``: the page's working folder (default:
+    the current one), whose files are the page's own.
     """
 
     def __init__(
@@ -111,34 +91,21 @@ class FileWatch:
                 ]
 
     def reads(self) -> dict[str, str]:
-        """Each file read, with the sha256 of its content now; each folder listed (its path
-        ending with :data:`LISTING`), with the sha256 of its names now."""
-        found = {}
-        for path in sorted(self._read - self._written):
-            digest = file_digest(Path(path)) if os.path.isfile(path) else None
-            if digest is not None:
-                found[path] = digest
-        for path in sorted(self._listed):
-            digest = listing_digest(path)
-            if digest is not None:
-                found[path.rstrip(os.sep) + LISTING] = digest
-        return found
+        """Each file read and folder listed (path ending with :data:`LISTING`): its digest now."""
+        paths = sorted(self._read - self._written)
+        paths += [path.rstrip(os.sep) + LISTING for path in sorted(self._listed)]
+        return {path: now for path in paths if (now := digest(path)) is not None}
 
     def problems(self, program: Program | None = None) -> list[Problem]:
-        """A problem when a process or C code the page started changed a watched tree (empty
-        otherwise), at the line that started it (``program``: unused, the runner passes it)."""
+        """A problem, at the line that started it, if a process or C code changed a watched tree."""
         if not self._changes or self._escape is None:
             return []
         shown = ", ".join(f"{verb} {self._label(path)}" for verb, path in self._changes[:3])
         if len(self._changes) > 3:
             shown += f" and {len(self._changes) - 3} more"
-        in_site = [_within(path, self.private) for _, path in self._changes]
-        what = (
-            "the site"
-            if all(in_site)
-            else "the sources"
-            if not any(in_site)
-            else "the sources and the site"
+        in_site = {_within(path, self.private) for _, path in self._changes}
+        what = " and ".join(
+            w for w, at in (("the sources", False), ("the site", True)) if at in in_site
         )
         names = [self._label(p) for p in self.watched if os.path.lexists(p)] or ["them"]
         sources = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -146,11 +113,9 @@ class FileWatch:
         hint = (
             f"if the {started} started here wrote there: lesson code may not change {sources} "
             "by any route, let it write into its working folder (the current folder); if "
-            "another program did (an editor's save, a preview's rebuild), build again"
+            "another program did (an editor's save, say), build again"
         )
         return [Problem(f"{what} changed while this page's code ran: {shown}", line, hint)]
-
-    # --- the hook's handlers (the hook is idle, for this thread, while one runs) -------------
 
     def _on_open(self, path: object, mode: object, flags: object) -> None:
         if isinstance(path, int) or path is None:
@@ -194,21 +159,18 @@ class FileWatch:
             self._before = [_snapshot(p) for p in self.watched]
 
     def _refuse_change(self, path: str, verb: str) -> None:
-        """Raise PermissionError if ``path`` (as written, with its folder resolved, or resolved
-        through links) is or is in a protected path."""
+        """PermissionError if ``path`` (as written, or resolved) is or is in a protected path."""
         lexical = os.path.normpath(path)
         folder, name = os.path.split(lexical)
         candidates = {lexical, _real(lexical), os.path.join(_real(folder), name)}
-        for folder in self.protected:
-            for candidate in candidates:
-                if candidate == folder or candidate.startswith(folder + os.sep):
-                    label = self._label(folder)
-                    raise _refused(
-                        f"lesson code may not {verb} {label}: {self._label(candidate)}",
-                        "lesson code runs in a working folder of its own (the current folder): "
-                        "write files there; docs/, mkdocs.yml, the site and the cache are "
-                        "read-only while the site builds",
-                    )
+        for folder, candidate in itertools.product(self.protected, candidates):
+            if _within(candidate, [folder]):
+                raise _refused(
+                    f"lesson code may not {verb} {self._label(folder)}: {self._label(candidate)}",
+                    "lesson code runs in a working folder of its own (the current folder): "
+                    "write files there; docs/, mkdocs.yml, the site and the cache are "
+                    "read-only while the site builds",
+                )
 
     def _refuse_private(self, path: str) -> None:
         for folder in self.private:
@@ -221,8 +183,7 @@ class FileWatch:
                 )
 
     def _label(self, path: str) -> str:
-        """``path`` as messages show it: relative to the folder holding the protected paths
-        (the project's), a folder with a trailing ``/``."""
+        """``path`` relative to the project, a folder with a trailing ``/``."""
         shown = os.path.relpath(path, self._base) if self._base else path
         if shown.startswith(".."):
             shown = path
@@ -233,8 +194,7 @@ class FileWatch:
 
 
 def _refused(message: str, hint: str) -> PermissionError:
-    """What the hook raises into lesson code: a PermissionError whose ``hint`` says what to do
-    instead (the runner shows it)."""
+    """A PermissionError whose ``hint`` the runner shows."""
     error = PermissionError(message)
     error.hint = hint  # type: ignore[attr-defined]
     return error
@@ -269,29 +229,18 @@ def _within(path: str, folders: list[str]) -> bool:
 
 def _snapshot(root: str) -> Snapshot:
     found: Snapshot = {}
-    try:
-        info = os.lstat(root)
-    except OSError:
-        return found
-    found[root] = _state(info)
-    if stat.S_ISDIR(info.st_mode):
-        _walk(root, found)
-    return found
-
-
-def _walk(folder: str, found: Snapshot) -> None:
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
+    todo = [root]
+    while todo:
+        path = todo.pop()
         try:
-            info = entry.stat(follow_symlinks=False)
+            info = os.lstat(path)
         except OSError:
             continue
-        found[entry.path] = _state(info)
+        found[path] = _state(info)
         if stat.S_ISDIR(info.st_mode):
-            _walk(entry.path, found)
+            with suppress(OSError):
+                todo += [entry.path for entry in os.scandir(path)]
+    return found
 
 
 def _state(info: os.stat_result) -> tuple[int, int, int, int]:
@@ -309,9 +258,6 @@ def _diff(before: Snapshot, after: Snapshot) -> list[tuple[str, str]]:
     return sorted(changes, key=lambda change: change[1])
 
 
-# --- The hook ------------------------------------------------------------------------------
-
-
 def _install() -> None:
     global _installed
     if not _installed:
@@ -320,8 +266,7 @@ def _install() -> None:
 
 
 def _change(verb: str, path: int, dir_fd: int | None = None) -> Callable[[FileWatch, tuple], None]:
-    """A handler for an event whose argument ``path`` is a path the call changes, relative to
-    the folder descriptor at ``dir_fd`` (when the event has one)."""
+    """A handler for an event changing argument ``path`` (relative to argument ``dir_fd``)."""
 
     def handle(watch: FileWatch, args: tuple) -> None:
         watch._on_change(verb, args[path], None if dir_fd is None else args[dir_fd])
@@ -395,13 +340,8 @@ _MACHINERY = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _machinery(frame: FrameType | None) -> bool:
-    """Whether a read or a listing made from ``frame`` (the caller of the audited function) is
-    the import system's (importing, finding distributions: followed by
-    :mod:`lessonkit.execute.imports`) or lessonkit's execution machinery's (reading a module's
-    source to follow its imports): the innermost frame outside the standard library decides.
-
-    A loader's ``get_data`` reads a module's code when importing, and a package's data for
-    ``pkgutil.get_data``: the latter is a read."""
+    """Whether a read from ``frame`` is the import system's (but ``pkgutil.get_data``'s is the
+    page's) or the execution machinery's: the innermost frame outside the stdlib decides."""
     if frame is not None and frame.f_code.co_filename.startswith(_IMPORT_SYSTEM):
         caller = frame.f_back
         data = frame.f_code.co_name == "get_data" and caller is not None
