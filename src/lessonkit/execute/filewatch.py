@@ -23,7 +23,7 @@ import stat
 import sys
 import threading
 import zipimport
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
@@ -74,8 +74,10 @@ class FileWatch:
 
     @contextmanager
     def active(self) -> Iterator[FileWatch]:
-        global _active
-        _install()
+        global _active, _installed
+        if not _installed:
+            sys.addaudithook(_hook)
+            _installed = True
         own = _real(self._own or Path.cwd())
         self._skip = (*python_folders(), own + os.sep)
         previous, _active = _active, self
@@ -143,15 +145,11 @@ class FileWatch:
     def _on_change(self, verb: str, path: object, dir_fd: object = None) -> None:
         """``path`` is about to change (``dir_fd``: the folder it is relative to, or -1)."""
         if isinstance(path, int):
-            resolved = _fd_path(path)
-            if resolved is not None:
-                self._refuse_change(resolved, verb)
-            return
-        base = _fd_path(dir_fd) if isinstance(dir_fd, int) and dir_fd >= 0 else None
-        if path is None or (isinstance(dir_fd, int) and dir_fd >= 0 and base is None):
-            return  # nothing to resolve against (no /proc): let it through
-        text = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
-        self._refuse_change(os.path.join(base, text) if base else os.path.abspath(text), verb)
+            path, dir_fd = _fd_path(path), None
+        base = _fd_path(dir_fd) if isinstance(dir_fd, int) and dir_fd >= 0 else os.getcwd()
+        if path is not None and base is not None:  # else nothing to resolve against (no /proc)
+            text = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
+            self._refuse_change(os.path.join(base, text), verb)
 
     def _on_escape(self, what: str) -> None:
         if self._escape is None:  # before the process starts, or the C code runs
@@ -258,75 +256,41 @@ def _diff(before: Snapshot, after: Snapshot) -> list[tuple[str, str]]:
     return sorted(changes, key=lambda change: change[1])
 
 
-def _install() -> None:
-    global _installed
-    if not _installed:
-        sys.addaudithook(_hook)
-        _installed = True
-
-
-def _change(verb: str, path: int, dir_fd: int | None = None) -> Callable[[FileWatch, tuple], None]:
-    """A handler for an event changing argument ``path`` (relative to argument ``dir_fd``)."""
-
-    def handle(watch: FileWatch, args: tuple) -> None:
-        watch._on_change(verb, args[path], None if dir_fd is None else args[dir_fd])
-
-    return handle
-
-
-def _renaming(watch: FileWatch, args: tuple) -> None:  # (src, dst, src_dir_fd, dst_dir_fd)
-    watch._on_change("move files out of or into", args[0], args[2])
-    watch._on_change("move files out of or into", args[1], args[3])
-
-
-def _linking(watch: FileWatch, args: tuple) -> None:  # a hard link makes a second name
-    watch._on_change("link to or into", args[0], args[2])
-    watch._on_change("link to or into", args[1], args[3])
-
-
-def _escape(what: str) -> Callable[[FileWatch, tuple], None]:
-    return lambda watch, args: watch._on_escape(what)
-
-
-_HANDLERS: dict[str, Callable[[FileWatch, tuple], None]] = {
-    "open": lambda watch, args: watch._on_open(*args[:3]),
-    "os.listdir": lambda watch, args: watch._on_listing(args[0]),
-    "os.scandir": lambda watch, args: watch._on_listing(args[0]),
-    "os.remove": _change("delete from", 0, 1),
-    "os.rmdir": _change("delete from", 0, 1),
-    "shutil.rmtree": _change("delete from", 0, 1),
-    "os.mkdir": _change("make folders in", 0, 2),
-    "os.rename": _renaming,
-    "shutil.move": lambda watch, args: _renaming(watch, (args[0], args[1], None, None)),
-    "os.link": _linking,
-    "os.symlink": _change("make links in", 1, 2),
-    "os.truncate": _change("truncate files in", 0),
-    "os.chmod": _change("change modes in", 0, 2),
-    "os.chown": _change("change owners in", 0, 3),
-    "os.utime": _change("change times in", 0, 3),
-    "os.chflags": _change("change flags in", 0),
-    "os.lchflags": _change("change flags in", 0),
-    "os.setxattr": _change("change attributes in", 0),
-    "os.removexattr": _change("change attributes in", 0),
-    "shutil.copyfile": _change("copy into", 1),
-    "shutil.copymode": _change("copy into", 1),
-    "shutil.copystat": _change("copy into", 1),
-    "shutil.copytree": _change("copy into", 1),
-    "shutil.chown": _change("change owners in", 0),
-    "shutil.unpack_archive": _change("unpack into", 1),
-    "shutil.make_archive": _change("write into", 0),
-    "sqlite3.connect": lambda watch, args: watch._on_change("write into", args[0]),
-    "subprocess.Popen": _escape("process"),
-    "os.system": _escape("process"),
-    "os.exec": _escape("process"),
-    "os.posix_spawn": _escape("process"),
-    "os.spawn": _escape("process"),
-    "os.startfile": _escape("process"),
-    "pty.spawn": _escape("process"),
-    "ctypes.dlopen": _escape("C code (ctypes)"),
-    "ctypes.dlsym": _escape("C code (ctypes)"),
-    "ctypes.call_function": _escape("C code (ctypes)"),
+_MOVE, _LINK = "move files out of or into", "link to or into"
+_CHANGES: dict[str, tuple] = {  # event: the verb, then (path, folder descriptor) argument indexes
+    "os.remove": ("delete from", (0, 1)),
+    "os.rmdir": ("delete from", (0, 1)),
+    "shutil.rmtree": ("delete from", (0, 1)),
+    "os.mkdir": ("make folders in", (0, 2)),
+    "os.rename": (_MOVE, (0, 2), (1, 3)),
+    "shutil.move": (_MOVE, (0, None), (1, None)),
+    "os.link": (_LINK, (0, 2), (1, 3)),  # a hard link makes a second name
+    "os.symlink": ("make links in", (1, 2)),
+    "os.truncate": ("truncate files in", (0, None)),
+    "os.chmod": ("change modes in", (0, 2)),
+    "os.chown": ("change owners in", (0, 3)),
+    "os.utime": ("change times in", (0, 3)),
+    "os.chflags": ("change flags in", (0, None)),
+    "os.lchflags": ("change flags in", (0, None)),
+    "os.setxattr": ("change attributes in", (0, None)),
+    "os.removexattr": ("change attributes in", (0, None)),
+    "shutil.copyfile": ("copy into", (1, None)),
+    "shutil.copymode": ("copy into", (1, None)),
+    "shutil.copystat": ("copy into", (1, None)),
+    "shutil.copytree": ("copy into", (1, None)),
+    "shutil.chown": ("change owners in", (0, None)),
+    "shutil.unpack_archive": ("unpack into", (1, None)),
+    "shutil.make_archive": ("write into", (0, None)),
+    "sqlite3.connect": ("write into", (0, None)),
 }
+_PROCESS, _C = "process", "C code (ctypes)"
+_ESCAPES = {
+    **dict.fromkeys(["subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"], _PROCESS),
+    **dict.fromkeys(["os.spawn", "os.startfile", "pty.spawn"], _PROCESS),
+    **dict.fromkeys(["ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"], _C),
+}
+_LISTINGS = ("os.listdir", "os.scandir")
+_EVENTS = frozenset({"open", *_LISTINGS, *_CHANGES, *_ESCAPES})
 
 
 _IMPORT_SYSTEM = (
@@ -359,14 +323,19 @@ def _machinery(frame: FrameType | None) -> bool:
 
 def _hook(event: str, args: tuple) -> None:
     watch = _active
-    if watch is None:
+    if watch is None or event not in _EVENTS or getattr(_busy, "on", False):
         return
-    handler = _HANDLERS.get(event)
-    if handler is None or getattr(_busy, "on", False):
-        return
-    _busy.caller = sys._getframe(1)
-    _busy.on = True
+    _busy.caller, _busy.on = sys._getframe(1), True
     try:
-        handler(watch, args)
+        if event == "open":
+            watch._on_open(*args[:3])
+        elif event in _LISTINGS:
+            watch._on_listing(args[0])
+        elif event in _ESCAPES:
+            watch._on_escape(_ESCAPES[event])
+        else:
+            verb, *paths = _CHANGES[event]
+            for path, folder in paths:
+                watch._on_change(verb, args[path], None if folder is None else args[folder])
     finally:
         _busy.on, _busy.caller = False, None

@@ -44,41 +44,19 @@ def die_with_parent(signum: int = signal.SIGKILL) -> None:
         os._exit(1)
 
 
-def _stat(pid: int | str) -> list[bytes]:
-    """``/proc/<pid>/stat``'s fields after the command's name (which may hold spaces)."""
-    with open(f"/proc/{pid}/stat", "rb") as handle:
-        stat = handle.read()
-    return stat[stat.rfind(b")") + 2 :].split()
-
-
-def _parents() -> dict[int, int]:
-    """Every live (not zombie) process's parent, from ``/proc``."""
-    found: dict[int, int] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            fields = _stat(name)
-        except OSError:
-            continue
-        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):
-            found[int(name)] = int(fields[1])
-    return found
-
-
 def descendants(pid: int) -> list[int]:
-    """The live processes below ``pid``, parents before children (Linux; elsewhere none)."""
+    """The live processes below ``pid``, parents before children (from ``/proc``; else none)."""
     children: dict[int, list[int]] = {}
-    for child, parent in _parents().items():
-        children.setdefault(parent, []).append(child)
+    with contextlib.suppress(OSError):
+        for name in filter(str.isdigit, os.listdir("/proc")):
+            with contextlib.suppress(OSError, ValueError), open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()  # pid (command, which may hold spaces) state parent ...
+                state, parent = stat[stat.rfind(b")") + 2 :].split()[:2]
+                if state not in (b"Z", b"X"):
+                    children.setdefault(int(parent), []).append(int(name))
     found, todo = [], list(children.get(pid, ()))
     while todo:
-        child = todo.pop(0)
-        found.append(child)
+        found.append(child := todo.pop(0))
         todo.extend(children.get(child, ()))
     return found
 
@@ -169,10 +147,8 @@ def describe_exit(status: int) -> str:
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        text = f"was killed by signal {name}"
-        if number in _CRASHES:
-            text += f" ({_CRASHES[number]})"
-        return text
+        crash = f" ({_CRASHES[number]})" if number in _CRASHES else ""
+        return f"was killed by signal {name}{crash}"
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
     return f"exited with status {code}"
 
