@@ -3,11 +3,11 @@
 A page's cache entry holds each lessonkit module (or module outside Python's installation) its
 code used, with what those import, by sha256 (``PageResult.sources``); Python's version and the
 installed distributions are in every key (:func:`machinery_digest`), so an upgrade re-runs every
-page once. Imports are recorded by wrapping ``__import__`` and ``importlib.import_module``, which
-an ``import`` calls even for a module already loaded. A module loaded earlier does not import
-again, so source modules are also read statically, and what each module imported earlier in the
-process is kept (:data:`_later`). The fork server holds modules as it loaded them: a page
-process checks :func:`stale_sources` first (``mkdocs serve`` edits).
+page once. Every import while a page runs is recorded (``__import__`` and ``import_module`` are
+wrapped: an ``import`` calls them even for a loaded module); a loaded module does not import
+again, so source modules are also read statically. Each page is a fresh fork, so nothing else
+ran before it but the fork server's set-up; the server holds modules as it loaded them, and a
+page process checks :func:`stale_sources` first (``mkdocs serve`` edits).
 """
 
 from __future__ import annotations
@@ -43,9 +43,6 @@ MATPLOTLIB = "matplotlib"
 _STDLIB = frozenset(sys.stdlib_module_names | set(sys.builtin_module_names) | {"__main__"})
 _page: set[str] | None = None
 """The running page's record: every module imported while its steps run."""
-_later: dict[str, set[str]] = {}
-"""What each module imported at run time in this process (source modules by name, a
-distribution's by top-level name): a later page that finds them loaded depends on them too."""
 _original = (builtins.__import__, importlib.import_module)
 _installed = False
 _busy = threading.local()
@@ -75,50 +72,30 @@ def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
     if name and name.partition(".")[0] not in _STDLIB:
         names = [name]
         names += [f"{name}.{item}" for item in fromlist or () if f"{name}.{item}" in sys.modules]
-        _note(names, sys._getframe(1))
+        _note(names)
     return module
 
 
 def _recording_import_module(name, package=None):
     module = _original[1](name, package)
     if module.__name__.partition(".")[0] not in _STDLIB:
-        _note([module.__name__], sys._getframe(1))
+        _note([module.__name__])
     return module
 
 
-def _note(names: list[str], frame) -> None:
+def _note(names: list[str]) -> None:
     if _page is not None:
         _page.update(names)
     if getattr(_busy, "on", False):
-        return  # an import made while finding out whose an import is
+        return  # an import made while finding a module's kind
     _busy.on = True
     try:
-        importer = _importer(frame)
         if _kind(names[0].partition(".")[0]) == "source":
             for name in names:  # digested as loaded, not as the file may be by the page's end
                 if file := getattr(sys.modules.get(name), "__file__", None):
                     _remember(os.path.abspath(file))
     finally:
         _busy.on = False
-    if importer is not None and importer != names[0].partition(".")[0]:
-        _later.setdefault(importer, set()).update(names)
-
-
-def _importer(frame) -> str | None:
-    """The innermost non-stdlib module on the stack; None for the page's own code and the
-    execution machinery. A package's lazy ``__getattr__`` imports for its caller: skipped."""
-    while frame is not None:
-        if frame.f_code.co_name == "__getattr__" and "__path__" in frame.f_globals:
-            frame = frame.f_back
-            continue
-        module = frame.f_globals.get("__name__") or ""
-        top = module.partition(".")[0]
-        if module == "__lesson__" or module.startswith(f"{OWN}.execute"):
-            return None
-        if top and top not in _STDLIB and top in sys.modules:
-            return module if _kind(top) == "source" else top
-        frame = frame.f_back
-    return None
 
 
 class ImportWatch:
@@ -258,9 +235,9 @@ def _names(text: str) -> list[str]:
 def _closure(
     names: Iterable[str], skip: tuple[str, ...] = (), *, own_only: bool = False
 ) -> tuple[set[str], set[str]]:
-    """``(files, tops)``: the source files ``names`` use, transitively (parent packages
-    included, read statically and as seen at run time), and the installed top-level modules
-    among them. ``skip``: names left out; ``own_only``: lessonkit's source alone, as written."""
+    """``(files, tops)``: the source files ``names`` use, transitively, parent packages included,
+    and the installed top-level modules among them. ``skip``: names left out; ``own_only``:
+    lessonkit's source alone."""
     files: set[str] = set()
     tops: set[str] = set()
     seen: set[str] = set()
@@ -272,9 +249,8 @@ def _closure(
         seen.add(name)
         top = name.partition(".")[0]
         kind = "source" if top == OWN else "other" if own_only else _kind(top)
-        if kind == "package" and top not in tops:
+        if kind == "package":
             tops.add(top)
-            todo.extend(_later.get(top, ()))
         if kind != "source":
             continue
         if parent := name.rpartition(".")[0]:
@@ -282,8 +258,6 @@ def _closure(
         if (path := _module_file(name)) is not None:
             files.add(path)
             todo.extend(_imports_in(path, name))
-            if not own_only:
-                todo.extend(_later.get(name, ()))
     return files, tops
 
 
