@@ -18,6 +18,7 @@ Generated description: a line plot of 2 lines titled "Waves"; x axis "time (s)" 
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 GENERATED = "Generated description: "
@@ -94,13 +95,9 @@ def _adjacent(patches: list[Any]) -> bool:
 def _ranges(ax: Any) -> tuple[tuple[float, float], tuple[float, float]]:
     """The data's x and y extent, or the axes' limits when there is none."""
     box = ax.dataLim
-    if box.width >= 0 and box.height >= 0 and all(map(_finite, box.extents)):
+    if box.width >= 0 and box.height >= 0 and all(map(math.isfinite, box.extents)):
         return (box.x0, box.x1), (box.y0, box.y1)
     return ax.get_xlim(), ax.get_ylim()
-
-
-def _finite(value: float) -> bool:
-    return value == value and abs(value) != float("inf")
 
 
 def _categories(ax: Any) -> list[str]:

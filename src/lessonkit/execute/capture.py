@@ -142,19 +142,14 @@ class PageOutput(io.TextIOBase):
     def _drain(self) -> None:
         """Take in the pipes (under the lock): 1 into the running block, 2 to the log."""
         for fd, (read, decoder) in self._pipes.items():
-            while True:
-                try:
-                    data = os.read(read, 65536)
-                except (BlockingIOError, OSError):
-                    break
-                if not data:
-                    break
-                text = decoder.decode(data)
-                if fd == 2:
-                    self._forward(text)
-                elif self._buffer is not None and text:
-                    self._spend(len(text))
-                    self._buffer.write(text)
+            with contextlib.suppress(OSError):  # BlockingIOError: nothing more
+                while data := os.read(read, 65536):
+                    text = decoder.decode(data)
+                    if fd == 2:
+                        self._forward(text)
+                    elif self._buffer is not None and text:
+                        self._spend(len(text))
+                        self._buffer.write(text)
 
     def _forward(self, text: str) -> None:
         """Pass ``text`` on to the log while :data:`STDERR_LIMIT` allows."""
