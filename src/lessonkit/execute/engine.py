@@ -72,7 +72,6 @@ class Engine:
         self._released: set[str] = set()  # keys of good results the host handed back
         self._released_sources: set[str] = set()  # the modules those imported
         self._lock = threading.Lock()
-        self._machinery: str | None = None
         self.ran_pages: list[str] = []  # pages that ran (not from cache), as they finished
 
     def _open_pool(self) -> WorkerPool | None:
@@ -87,9 +86,7 @@ class Engine:
             return self._pool
 
     def key(self, program: Program) -> str:
-        if self._machinery is None:  # once per engine: a serve's rebuilds keep it too
-            self._machinery = machinery_digest()
-        return program.key(self._machinery)
+        return program.key(machinery_digest())  # read once per process
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
         """Start ``program`` unless cached or under way; its future. :class:`EngineClosed` once
