@@ -57,23 +57,17 @@ class Cache:
     def get(self, key: str) -> PageResult | None:
         path = self._entry(key)
         try:
-            data = path.read_bytes()
+            result = decode(key, path.read_bytes())
         except FileNotFoundError:
             return None
         except NotADirectoryError:
-            self._unusable("is a file, not a folder")
-            return None
+            return self._unusable("is a file, not a folder")
         except IsADirectoryError:
-            self._damaged(path, "is a folder, not a file")
-            return None
+            return self._damaged(path, "is a folder, not a file")
         except OSError as error:
-            self._fault(path, f"cannot be read ({error.strerror or error})")
-            return None
-        try:
-            result = decode(key, data)
+            return self._fault(path, f"cannot be read ({error.strerror or error})")
         except Corrupt as error:
-            self._damaged(path, str(error))
-            return None
+            return self._damaged(path, str(error))
         if not still_current(result):
             return None  # a file, folder or module the page used has changed
         with suppress(OSError):  # used by this build: a concurrent build's prune keeps it
