@@ -58,13 +58,6 @@ def install() -> None:
         _installed = True
 
 
-def uninstall() -> None:
-    global _installed
-    if _installed:
-        builtins.__import__, importlib.import_module = _original
-        _installed = False
-
-
 def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
     module = _original[0](name, globals, locals, fromlist, level)
     if level:
@@ -119,13 +112,15 @@ class ImportWatch:
 
     @contextmanager
     def active(self) -> Iterator[ImportWatch]:
+        global _installed
         installed_here = not _installed
         install()
         try:
             yield self
         finally:
             if installed_here:
-                uninstall()
+                builtins.__import__, importlib.import_module = _original
+                _installed = False
 
     @contextmanager
     def recording(self) -> Iterator[ImportWatch]:
