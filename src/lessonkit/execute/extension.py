@@ -99,10 +99,6 @@ class ExecuteExtension(Extension):
             del self._prepared[text]
         return prepared
 
-    def forget(self) -> None:
-        """Drop prepared runs no conversion took (a new build starts)."""
-        self._prepared.clear()
-
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace normalisation (30), before fenced code (25) and raw HTML (20).
         md.preprocessors.register(ExecutePreprocessor(md, self), "lessonkit_execute", 29)
