@@ -326,3 +326,24 @@ def test_a_rebuild_renders_with_the_templates_the_first_build_compiled(site: Pat
     finally:
         server.process.terminate()
         server.process.wait(timeout=10)
+
+
+def test_an_edit_saved_while_a_page_s_process_runs_does_not_fail_the_page(site: Path) -> None:
+    """Under serve only the audit hook guards the docs: a snapshot cannot tell the author's
+    save (or the preview's own rebuild) from what a page's subprocess wrote."""
+    started = site / "started"
+    code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 2'])"
+    code += "\nprint('slept')"
+    (site / "docs" / "b.md").write_text(
+        PAGE.format(name="B", word="other", code=f"\n```python exec\n{code}\n```\n")
+    )
+    running = Server(site, "mkdocs")
+    try:
+        running.wait_for(started.exists, "the page's process running", timeout=60)
+        (site / "docs" / "c.md").write_text(PAGE.format(name="C", word="saved", code=""))
+        running.wait_for(lambda: "Serving on" in running.output, "server", timeout=60)
+        running.serves("b/", "slept")
+        assert "changed while this page's code ran" not in running.output, running.output
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=30)

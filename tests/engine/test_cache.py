@@ -35,7 +35,7 @@ def test_editing_a_data_file_the_page_read_invalidates_the_entry(tmp_path: Path)
     data = tmp_path / "scores.csv"
     data.write_text("3,1,0")
     cache = Cache(tmp_path / "cache")
-    from lessonkit.execute.filewatch import file_digest
+    from lessonkit.execute.digests import file_digest
 
     cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
     assert cache.get("k") is not None

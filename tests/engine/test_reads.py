@@ -169,7 +169,7 @@ def test_a_touched_file_with_the_same_bytes_is_no_miss(tmp_path: Path) -> None:
     old = time.time() - 60
     os.utime(data, (old, old))
     cache = Cache(tmp_path / "cache")
-    from lessonkit.execute.filewatch import file_digest
+    from lessonkit.execute.digests import file_digest
 
     cache.put("k", PageResult(steps=[StepResult()], reads={str(data): file_digest(data)}))
     os.utime(data, (old + 1, old + 1))  # a checkout: a new mtime, the same bytes

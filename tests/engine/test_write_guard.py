@@ -276,6 +276,41 @@ def test_an_edit_by_another_program_while_a_process_runs_says_to_build_again(
     author.join()
     [problem] = result.problems
     assert problem.message.endswith("changed docs/page.md"), problem
-    assert "if another program did (an editor's save, a preview's rebuild), build again" in (
-        problem.hint
+    assert "if another program did (an editor's save, say), build again" in problem.hint
+
+
+def test_without_snapshots_an_edit_by_another_program_passes_and_the_hook_still_refuses(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A serve (``snapshot=False``): an author's save while a page's process runs is no fault
+    of the page; what the audit hook sees is still refused."""
+    engine = Engine(
+        project / ".lessonkit" / "cache",
+        workers=1,
+        timeout=30,
+        docs_dir=project / "docs",
+        sources=(project / "mkdocs.yml",),
+        private=(project / "site",),
+        snapshot=False,
     )
+    started = tmp_path_factory.mktemp("signal") / "started"
+    code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 1'])"
+    text = f"# Page\n\n```python exec\n{code}\nprint('done')\n```\n"
+
+    def save() -> None:
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (project / "docs" / "page.md").write_text("# Page, as its author saved it\n")
+
+    author = threading.Thread(target=save)
+    author.start()
+    try:
+        result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
+        author.join()
+        assert result.ok and result.steps[0].stdout == "done\n", result.problems
+        write = "```python exec\nopen(here / 'page.md', 'w')\n```\n"
+        [problem] = engine.result(parse_program(write, page="page.md"), "docs/page.md").problems
+        assert problem.message.startswith("PermissionError") and problem.line == 2
+    finally:
+        engine.close()

@@ -1,10 +1,7 @@
-"""A description of a matplotlib figure, for a figure whose author wrote no alt text.
+"""Alt text for a matplotlib figure whose author wrote none (ordinary notebooks don't).
 
-Ordinary notebooks write no alt text. Rather than fail, the page describes the figure from the
-figure itself: per panel, the kind of plot (line, scatter, bar, histogram, image, mesh, pie),
-its title, the axes' labels and data ranges, and the series named in its legend. The text
-starts with :data:`GENERATED`, so a reader (and a reviewer) knows no person wrote it; an
-author's alt text always wins, and a site may make a missing one an error instead.
+Per panel: the kind of plot, its title, the axes' labels and ranges, the legend's series. It
+starts with :data:`GENERATED`, so a reader knows no person wrote it.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
@@ -21,14 +18,14 @@ Generated description: a line plot of 2 lines titled "Waves"; x axis "time (s)" 
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 GENERATED = "Generated description: "
-"""How a generated alt text starts: the page says no person wrote it."""
 
 
 def describe(figure: Any) -> str:
-    """The alt text :mod:`this module <lessonkit.execute.alt_text>` generates for ``figure``."""
+    """The generated alt text for ``figure``."""
     panels = [_panel(ax) for ax in figure.get_axes() if not hasattr(ax, "_colorbar")]
     title = figure._suptitle.get_text() if getattr(figure, "_suptitle", None) else ""
     head = f'a figure titled "{title}"' if title else "a figure"
@@ -43,7 +40,6 @@ def describe(figure: Any) -> str:
 
 
 def _panel(ax: Any) -> str:
-    """One axes: kind, title, axes, series."""
     parts = [_kind(ax) or "an empty plot"]
     if title := ax.get_title():
         parts[0] += f' titled "{title}"'
@@ -88,7 +84,7 @@ def _is_pie(ax: Any) -> bool:
 
 
 def _adjacent(patches: list[Any]) -> bool:
-    """Whether bars touch, each starting where the one before ends (a histogram)."""
+    """Whether bars touch (a histogram)."""
     edges = [(p.get_x(), p.get_x() + p.get_width()) for p in patches]
     return len(edges) > 1 and all(
         abs(start - end) <= 1e-9 * max(1.0, abs(end))
@@ -99,13 +95,9 @@ def _adjacent(patches: list[Any]) -> bool:
 def _ranges(ax: Any) -> tuple[tuple[float, float], tuple[float, float]]:
     """The data's x and y extent, or the axes' limits when there is none."""
     box = ax.dataLim
-    if box.width >= 0 and box.height >= 0 and all(map(_finite, box.extents)):
+    if box.width >= 0 and box.height >= 0 and all(map(math.isfinite, box.extents)):
         return (box.x0, box.x1), (box.y0, box.y1)
     return ax.get_xlim(), ax.get_ylim()
-
-
-def _finite(value: float) -> bool:
-    return value == value and abs(value) != float("inf")
 
 
 def _categories(ax: Any) -> list[str]:

@@ -1,27 +1,12 @@
-"""A store of page results on disk that never breaks a build, nor serves a damaged entry.
+"""Page results on disk: a fault is a warning and a miss, never a broken build or a wrong page.
 
-An entry is ``<key>.json``: a header line (the format and a sha256 of the key and the payload),
-then the payload: the result (each step's output; the files and folders the code read and the
-lessonkit or local modules it imported, each with its digest). An entry is served only while
-those digests still match (a file is read again only when its mtime or size changed:
-:func:`~lessonkit.execute.digests.current_digest`); Python and the installed distributions are
-in the key. Failed runs are never stored.
-
-**What it defends against: accidents, not the author's own code.** A torn or partial write, a
-full disk, a crash, a bit flip, an entry of an older format, a stale entry: each is a miss (the
-page runs again), never an error or a wrong page. Writes are atomic (temporary file, then
-rename). The checksum does not stop deliberate forgery: lesson code is the site author's own,
-and code that can run a subprocess can write a valid entry. That is accepted: the author can
-change what a page prints more simply by editing it, and on GitHub a pull request's builds
-cannot write main's cache (Actions caches are scoped per branch).
-
-**Faults are warnings.** A cache folder that cannot be made or written, or that is a file, an
-entry that cannot be read, is a folder or is damaged: each is logged once on the ``lessonkit``
-logger and the page runs again (a damaged entry is replaced). A cache warning does not fail a
-``--strict`` build: the page's output is computed afresh and is the same bytes.
-
-**Pruning.** After a full build, :meth:`Cache.prune` removes the entries that build did not
-use and that are older than it (a hit refreshes its entry's mtime: a concurrent build's stay).
+An entry is ``<key>.json``: a header line (format, sha256 of key and payload), then the result
+with the digests of the files, folders and modules the page used; it is served only while those
+still match (Python and the installed distributions are in the key). Failed runs are never
+stored, writes are atomic, and a torn, damaged, misplaced or older-format entry is a miss (and
+removed) with one warning on the ``lessonkit`` logger. The checksum guards against accidents,
+not the site's author, whose code could write a valid entry; an unused entry is pruned after a
+full build older than it (a hit refreshes its mtime).
 
 >>> import tempfile
 >>> cache = Cache(Path(tempfile.mkdtemp()))
@@ -52,15 +37,10 @@ from lessonkit.execute.results import Figure, PageResult, StepResult
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5
-"""The entry format: raise it whenever what an entry holds changes (older entries are misses)."""
-
-TEMPORARY_AGE = 3600.0
-"""Seconds after which a prune removes a temporary file (a writer that crashed mid-entry)."""
-
+FORMAT = 5  # raise it whenever what an entry holds changes
+TEMPORARY_AGE = 3600.0  # seconds after which a prune removes a crashed writer's temporary file
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
-_HEADER_LIMIT = 200
-"""Bytes of an entry's header line read at most (:func:`encode` writes some 90)."""
+_HEADER_LIMIT = 200  # bytes: encode writes some 90
 
 
 class Corrupt(ValueError):
@@ -72,29 +52,22 @@ class Cache:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._broken: str | None = None
-        """Why nothing can be stored (then warned once), or None."""
+        self._broken: str | None = None  # why nothing can be stored (warned once)
 
     def get(self, key: str) -> PageResult | None:
         path = self._entry(key)
         try:
-            data = path.read_bytes()
+            result = decode(key, path.read_bytes())
         except FileNotFoundError:
             return None
         except NotADirectoryError:
-            self._unusable("is a file, not a folder")
-            return None
+            return self._unusable("is a file, not a folder")
         except IsADirectoryError:
-            self._damaged(path, "is a folder, not a file")
-            return None
+            return self._damaged(path, "is a folder, not a file")
         except OSError as error:
-            self._fault(path, f"cannot be read ({error.strerror or error})")
-            return None
-        try:
-            result = decode(key, data)
+            return self._fault(path, f"cannot be read ({error.strerror or error})")
         except Corrupt as error:
-            self._damaged(path, str(error))
-            return None
+            return self._damaged(path, str(error))
         if not still_current(result):
             return None  # a file, folder or module the page used has changed
         with suppress(OSError):  # used by this build: a concurrent build's prune keeps it
@@ -109,19 +82,8 @@ class Cache:
             return False
 
     def put(self, key: str, result: PageResult) -> None:
-        """Store ``result`` (if it is a success); a failure to store is a warning."""
-        if result.ok:
-            self._write(key, result)
-
-    def mark(self) -> None:
-        """Make the folder (quietly): the next build is not a first one, even with nothing
-        stored."""
-        if self._broken is None:
-            with suppress(OSError):
-                self.folder.mkdir(parents=True, exist_ok=True)
-
-    def _write(self, key: str, result: PageResult) -> None:
-        if self._broken is not None:
+        """Store a successful ``result``; a failure to store is a warning."""
+        if not result.ok or self._broken is not None:
             return
         path = self._entry(key)
         try:
@@ -131,15 +93,20 @@ class Cache:
             self._unusable("is a file, not a folder")
         except IsADirectoryError:
             if _remove(path):
-                self._write(key, result)
+                self.put(key, result)
             else:
                 self._fault(path, "is a folder that cannot be removed")
         except OSError as error:
             self._unusable(f"cannot be written ({error.strerror or error})")
 
+    def mark(self) -> None:
+        """Make the folder (quietly): the next build is not a first one."""
+        if self._broken is None:
+            with suppress(OSError):
+                self.folder.mkdir(parents=True, exist_ok=True)
+
     def prune(self, used: set[str], before: float) -> int:
-        """Remove the entries not in ``used`` last changed before ``before`` (a time), and
-        temporary files a crashed writer left; return how many went."""
+        """Remove entries not in ``used`` older than ``before``, and stale temporary files."""
         try:
             entries = list(os.scandir(self.folder))
         except OSError:
@@ -223,13 +190,9 @@ def _remove(path: Path) -> bool:
 
 
 def still_current(result: PageResult) -> bool:
-    """Whether a successful ``result`` still holds: every file and folder it read and module it
-    imported is as it was (a ``stat`` each; a read only where one changed)."""
+    """Whether every file, folder and module a successful ``result`` used is as it was."""
     depends = {**result.reads, **result.sources}
     return result.ok and all(current_digest(p) == d for p, d in depends.items())
-
-
-# --- the format: a checksummed header, then each record by its fields ----------------------------
 
 
 def encode(key: str, result: PageResult) -> bytes:
@@ -240,10 +203,9 @@ def encode(key: str, result: PageResult) -> bytes:
 
 
 def decode(key: str, data: bytes) -> PageResult:
-    """The result an entry holds; :class:`Corrupt` unless it is exactly what
-    :func:`encode` writes for ``key`` in this format (a copy under another key is not)."""
+    """The result in an entry; :class:`Corrupt` unless :func:`encode` wrote it for ``key``."""
     header, _, payload = data.partition(b"\n")
-    try:  # what encode writes is some 90 bytes: longer is no entry (nor nested past recursion)
+    try:  # a long header is no entry (nor nested past recursion)
         fields = json.loads(header) if len(header) <= _HEADER_LIMIT else None
     except ValueError:
         fields = None
@@ -255,7 +217,7 @@ def decode(key: str, data: bytes) -> PageResult:
         raise Corrupt("fails its checksum (changed since lessonkit wrote it)")
     try:
         result = _page_result(json.loads(payload))
-    except (ValueError, TypeError) as error:  # json's and _typed's
+    except ValueError as error:
         raise Corrupt(f"has the wrong shape ({error})") from None
     if not result.ok:
         raise Corrupt("holds a failed run")
@@ -278,51 +240,38 @@ def _page_json(result: PageResult) -> dict[str, Any]:
     }
 
 
+_OPTIONAL_INT = (int, type(None))
+_SHAPE = {
+    "steps": [{"stdout": str, "text": str, "figures": [{"svg": str, "alt": str}]}],
+    "problems": [{**dict.fromkeys(Problem._fields, str), "line": _OPTIONAL_INT}],
+    "reads": {str: str},
+    "sources": {str: str},
+}
+"""What :func:`_page_json` writes: a type, a list of one shape, a record, or a mapping."""
+
+
+def _fits(value: Any, shape: Any) -> bool:
+    if isinstance(shape, list):
+        return type(value) is list and all(_fits(item, shape[0]) for item in value)
+    if shape == {str: str}:
+        return type(value) is dict and all(type(item) is str for item in value.values())
+    if isinstance(shape, dict):
+        fields = type(value) is dict and value.keys() == shape.keys()
+        return fields and all(_fits(value[name], shape[name]) for name in shape)
+    return type(value) in (shape if isinstance(shape, tuple) else (shape,))
+
+
 def _page_result(value: Any) -> PageResult:
-    page = _fields(value, "steps", "problems", "reads", "sources")
+    if not _fits(value, _SHAPE):
+        raise ValueError("not what lessonkit writes")
+    if any(p["severity"] not in ("error", "warning") for p in value["problems"]):
+        raise ValueError("an unknown severity")
     return PageResult(
-        steps=[_step(s) for s in _typed(page["steps"], list)],
-        problems=[_problem(p) for p in _typed(page["problems"], list)],
-        reads=_mapping(page["reads"], str),
-        sources=_mapping(page["sources"], str),
+        steps=[
+            StepResult(s["stdout"], [Figure(**f) for f in s["figures"]], s["text"])
+            for s in value["steps"]
+        ],
+        problems=[Problem(**p) for p in value["problems"]],
+        reads=value["reads"],
+        sources=value["sources"],
     )
-
-
-def _step(value: Any) -> StepResult:
-    step = _fields(value, "stdout", "text", "figures")
-    figures = [_figure(f) for f in _typed(step["figures"], list)]
-    return StepResult(_typed(step["stdout"], str), figures, _typed(step["text"], str))
-
-
-def _figure(value: Any) -> Figure:
-    figure = _fields(value, "svg", "alt")
-    return Figure(_typed(figure["svg"], str), _typed(figure["alt"], str))
-
-
-def _problem(value: Any) -> Problem:
-    problem = _fields(value, *Problem._fields)
-    if problem["severity"] not in ("error", "warning"):
-        raise ValueError(f"severity {problem['severity']!r}")
-    if problem["line"] is not None:
-        _typed(problem["line"], int)
-    for name in ("message", "hint", "path", "details", "near"):
-        _typed(problem[name], str)
-    return Problem(**problem)
-
-
-def _fields(value: Any, *names: str) -> dict[str, Any]:
-    if type(value) is not dict or value.keys() != set(names):
-        raise ValueError(f"not the fields {', '.join(names)}")
-    return value
-
-
-def _typed(value: Any, kind: type) -> Any:
-    if type(value) is not kind:
-        raise TypeError(f"{type(value).__name__} where {kind.__name__} belongs")
-    return value
-
-
-def _mapping(value: Any, kind: type) -> dict[str, Any]:
-    for item in _typed(value, dict).values():
-        _typed(item, kind)
-    return value

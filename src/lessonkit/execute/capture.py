@@ -1,16 +1,10 @@
 """Where a page's printed output goes: into the block that is running, bounded, in order.
 
-While a page runs, ``sys.stdout`` is one :class:`PageOutput`; each step gets a fresh buffer
-(:meth:`PageOutput.step`), so a helper defined in one block prints into the block that calls it.
-The rule for threads: a thread's prints belong to the block that started it. One that prints
-after that block has ended would land in another block's output: the page fails instead, at the
-line of the block that started it (:attr:`PageOutput.late`): join the thread before its block
-ends. Threads that ran before the page (a host's) print where they printed before.
-
-In a page process (``fds=True``) file descriptors 1 and 2 are pipes too, so what lesson code
-writes with ``os.write``, a subprocess or C code cannot get around the output limit: descriptor
-1 goes to the running block's output (as ipykernel shows it in a cell), descriptor 2 to the
-build's log, at most :data:`STDERR_LIMIT` characters of it.
+While a page runs, ``sys.stdout`` is a :class:`PageOutput` with a fresh buffer per step. A
+thread prints into the block that started it; one that prints after that block ended fails the
+page (:attr:`PageOutput.late`). In a page process (``fds=True``) descriptors 1 and 2 are pipes
+too, so ``os.write``, subprocesses and C code stay within the output limit: 1 goes into the
+running block, 2 to the build's log (at most :data:`STDERR_LIMIT` characters).
 """
 
 from __future__ import annotations
@@ -34,14 +28,11 @@ try:  # POSIX: where pages run in processes of their own
 except ImportError:  # pragma: no cover
     fcntl = termios = None  # type: ignore[assignment]
 
-STDERR_LIMIT = 64 * 2**10
-"""Characters of a page's stderr (Python's and descriptor 2's) passed on to the build's log;
-the rest is dropped, with a note."""
+STDERR_LIMIT = 64 * 2**10  # characters of stderr passed on to the log; the rest is cut
 
 
 class PageOutput(io.TextIOBase):
-    """``sys.stdout`` while a page runs (see the module's docstring); ``spend(n)`` draws ``n``
-    characters from the page's output limit (and raises past it)."""
+    """``sys.stdout`` while a page runs; ``spend(n)`` draws on the output limit (raises past it)."""
 
     def __init__(self, spend: Callable[[int], None], where: str, fds: bool = False) -> None:
         super().__init__()
@@ -51,17 +42,13 @@ class PageOutput(io.TextIOBase):
         self._buffer: io.StringIO | None = None
         self._step = -1
         self._main = threading.get_ident()
+        # each thread's block (None: there before the page); by thread, as ids are reused
         self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
-        """Each thread's block (None: a thread that was there before the page); by the thread,
-        not its id, which a thread started later may get again."""
-        self.late: dict[int, int] = {}
-        """Block index -> the index of the block (or -1: between blocks) during which a thread
-        it started printed."""
+        self.late: dict[int, int] = {}  # block -> the block (-1: none) when its thread printed
         self._fds = fds and fcntl is not None
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
-        self._pipe: int | None = None
-        """Where descriptor 1's output waits to be read, in a page process."""
+        self._pipe: int | None = None  # descriptor 1's pipe, in a page process
 
     @property
     def encoding(self) -> str:
@@ -71,15 +58,15 @@ class PageOutput(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if _ident() != self._main:
+        if threading.get_ident() != self._main:
             return self._from_thread(text)
         # What descriptor 1 got comes first (print's own "\n" follows its text at once).
         if self._pipe is not None and text != "\n" and _waiting(self._pipe):
             with self._lock:
                 self._drain()
-        buffer = self._buffer  # (a write is atomic: no lock for the page's own thread)
+        buffer = self._buffer  # no lock for the page's own thread
         if buffer is not None:
-            if text.__class__ is not str and not isinstance(text, str):
+            if not isinstance(text, str):
                 raise TypeError(f"write() argument must be str, not {type(text).__name__}")
             self._spend(len(text))
             buffer.write(text)
@@ -125,8 +112,6 @@ class PageOutput(io.TextIOBase):
                     self._owners.setdefault(thread, index)
                 self._step, self._buffer = -1, None
 
-    # --- Descriptors 1 and 2, in a page process ------------------------------------------------
-
     def _redirect(self) -> None:
         self._saved_fds = {fd: os.dup(fd) for fd in (1, 2)}
         for fd in (1, 2):
@@ -155,25 +140,19 @@ class PageOutput(io.TextIOBase):
                 pass
 
     def _drain(self) -> None:
-        """Take in what the pipes hold (under the lock): descriptor 1 into the running block's
-        output (dropped between blocks), descriptor 2 on to the build's log, bounded."""
+        """Take in the pipes (under the lock): 1 into the running block, 2 to the log."""
         for fd, (read, decoder) in self._pipes.items():
-            while True:
-                try:
-                    data = os.read(read, 65536)
-                except (BlockingIOError, OSError):
-                    break
-                if not data:
-                    break
-                text = decoder.decode(data)
-                if fd == 2:
-                    self._forward(text)
-                elif self._buffer is not None and text:
-                    self._spend(len(text))
-                    self._buffer.write(text)
+            with contextlib.suppress(OSError):  # BlockingIOError: nothing more
+                while data := os.read(read, 65536):
+                    text = decoder.decode(data)
+                    if fd == 2:
+                        self._forward(text)
+                    elif self._buffer is not None and text:
+                        self._spend(len(text))
+                        self._buffer.write(text)
 
     def _forward(self, text: str) -> None:
-        """Pass ``text`` on to the build's log while :data:`STDERR_LIMIT` allows."""
+        """Pass ``text`` on to the log while :data:`STDERR_LIMIT` allows."""
         if self._stderr_left <= 0:
             return
         shown = text[: self._stderr_left]
@@ -187,7 +166,7 @@ class PageOutput(io.TextIOBase):
             self._saved_stderr.write(shown)
 
     def _settle(self) -> None:
-        """Take in what the step wrote to descriptors 1 and 2 (buffered in Python or C too)."""
+        """Flush Python's and C's buffers, then take in the pipes."""
         if not self._fds:
             return
         for stream in (sys.__stdout__, sys.__stderr__):
@@ -222,12 +201,11 @@ class _Stderr(io.TextIOBase):
         return len(text)
 
 
-_ident = threading.get_ident
 _COUNT = array.array("i", [0])
 
 
 def _waiting(fd: int) -> bool:
-    """Whether pipe ``fd`` holds bytes not read yet (cheaper than a read that finds none)."""
+    """Whether pipe ``fd`` holds unread bytes (without a read's exception per print)."""
     fcntl.ioctl(fd, _FIONREAD, _COUNT, True)
     return _COUNT[0] > 0
 

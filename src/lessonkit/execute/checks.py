@@ -52,7 +52,7 @@ def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
 
 
 def _compile_doctest(step: Step) -> list[Problem]:
-    import doctest  # here: it imports pdb and unittest, which a warm build never needs
+    import doctest  # it imports pdb and unittest: a warm build needs neither
 
     try:
         examples = doctest.DocTestParser().get_examples(step.source)

@@ -1,7 +1,7 @@
 """Digests of what a page's result depends on: files, folders' names, installed distributions.
 
-A file or folder is remembered by its stamp (mtime in ns, size): a digest is read again only
-when the stamp changed, or while it is too recent to tell a rewrite (:func:`too_recent`).
+A digest is read again only when the path's stamp (mtime in ns, size) changed, or while it is
+too recent to tell a rewrite (:func:`too_recent`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,9 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-LISTING = os.sep
-"""A recorded read whose path ends with this is a folder's listing."""
-
+LISTING = os.sep  # a recorded path ending with it is a folder's listing
 RACY = 2.0
-"""Seconds: a file changed this recently may be rewritten within its file system's timestamp
-granularity (Linux before 6.13 stamps from a clock that ticks every 1-4 ms) with the same mtime and
-size, so nothing read from it is remembered by its stamp: it is read again."""
+"""Seconds within which a rewrite may keep a file's mtime and size (coarse kernel clocks)."""
 
 Stamp = tuple[int, int]
 
@@ -61,8 +57,7 @@ def stamp(path: str) -> Stamp | None:
 
 
 def digest(path: str) -> str | None:
-    """The digest of a recorded dependency now: a file's bytes, or a folder's names (a path
-    ending with :data:`LISTING`); None if it is gone."""
+    """A file's or (path ending with :data:`LISTING`) a folder's digest now; None if gone."""
     if path.endswith(LISTING):
         return listing_digest(path)
     try:
@@ -73,23 +68,21 @@ def digest(path: str) -> str | None:
 
 @cache
 def digest_at(path: str, at: Stamp) -> str | None:
-    """:func:`digest`, read once per stamp (only for stamps that are not :func:`too_recent`)."""
+    """:func:`digest`, once per stamp that is not :func:`too_recent`."""
     return digest(path)
 
 
 def current_digest(path: str) -> str | None:
-    """:func:`digest` now: read once per stamp, or at every call while the stamp is recent."""
-    now = stamp(path)
-    if now is None:
+    """:func:`digest` now, read again only when the stamp changed or is recent."""
+    if (now := stamp(path)) is None:
         return None
     return digest(path) if too_recent(now[0]) else digest_at(path, now)
 
 
 @cache
 def environment_digest() -> str:
-    """sha256 of every installed distribution's metadata headers (name and version among them):
-    part of every page's key, so an install or upgrade re-runs every page once. Read once per
-    process (about 10 ms for 90 distributions)."""
+    """sha256 of the installed distributions' metadata headers: in every page's key, so an
+    install or upgrade re-runs every page once."""
     heads = sorted(
         (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").split("\n\n", 1)[0]
         for dist in metadata.distributions()
@@ -99,9 +92,8 @@ def environment_digest() -> str:
 
 @cache
 def python_folders() -> tuple[str, ...]:
-    """Python's installation, its site-packages and the kernel's virtual files, resolved, each
-    ending with a separator: Python's version and :func:`environment_digest` cover what is there
-    (the import watch and the file watch follow nothing in them)."""
+    """Python's installation, site-packages and the kernel's files, each ending with a separator:
+    the key covers them, so the watches follow nothing there."""
     folders = {"/proc", "/sys", "/dev"}
     paths = sysconfig.get_paths()
     folders.update(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))

@@ -1,18 +1,9 @@
-"""The execution engine: cache first, then worker processes, pages in parallel.
+"""The execution engine: pages in parallel, each looked up in the cache before it runs.
 
-``Engine.submit`` starts a page as soon as its source is known (the MkDocs plugin submits every
-page before rendering any); ``Engine.result`` waits for it, or runs it on the spot when it was
-never submitted (bare Python-Markdown, or text changed by another plugin).
-
-A page's key is its program, its path, Python's version and lessonkit's execution machinery
-(:func:`~lessonkit.execute.imports.machinery_digest`); what else it depends on (the files and
-folders its code read, the lessonkit modules and libraries it imported) is in its cache entry,
-checked at lookup.
-
-Lesson code may not change the docs, the ``sources`` beside them (``mkdocs.yml``), the
-``private`` paths (the site) or the cache, and may not read the last two (see
-:mod:`lessonkit.execute.filewatch`). After a full build, :meth:`Engine.close` with ``prune``
-removes the cache entries that build did not use.
+A page's key is its program, its path and :func:`~lessonkit.execute.imports.machinery_digest`;
+what else it used (files, folders, modules) is in its cache entry, checked at lookup. Lesson
+code may not change the docs, the ``sources`` beside them, the ``private`` paths (the site) or
+the cache, nor read the last two (:mod:`lessonkit.execute.filewatch`).
 """
 
 from __future__ import annotations
@@ -32,28 +23,27 @@ if TYPE_CHECKING:
     from lessonkit.execute.worker import WorkerPool
 
 
-Outcome = Future
-"""What :meth:`Engine.submit` hands back: a page's run, under way or done."""
+Outcome = Future  # what Engine.submit hands back
 
 
 def finished(result: PageResult) -> Future[PageResult]:
-    """A future already done with ``result`` (a cached page's, or a page without code)."""
+    """A future already done with ``result``."""
     future: Future[PageResult] = Future()
     future.set_result(result)
     return future
 
 
-CLOCK_SLACK = 0.1
-"""Seconds: a file's mtime may lag the clock by a timer tick; an entry written this long before
-the build started still counts as the build's."""
+CLOCK_SLACK = 0.1  # seconds an entry's mtime may lag the clock and still be this build's
 
 
 class EngineClosed(RuntimeError):
-    """A page was submitted to an engine already closed (the build or the serve is stopping)."""
+    """A page was submitted while the engine closes."""
 
 
 class Engine:
-    """Runs page programs through the cache and a pool of worker processes."""
+    """Runs page programs through the cache and a pool of page processes. ``snapshot``: watch
+    the docs and the site around a page's subprocess (a full build; a serve's editor saves and
+    rebuilds would fail pages)."""
 
     def __init__(
         self,
@@ -65,39 +55,27 @@ class Engine:
         sources: tuple[Path, ...] = (),
         private: tuple[Path, ...] = (),
         limits: dict[str, int] | None = None,
+        snapshot: bool = True,
     ) -> None:
         self.cache = Cache(cache_dir) if cache_dir else None
         self._pool_args = (workers, timeout)
-        self._limits = limits or {}
-        """``output_limit`` and ``memory_limit`` of each page (the pool's defaults otherwise)."""
+        self._limits = limits or {}  # output_limit and memory_limit
         self._pool: WorkerPool | None = None
-        self._closed = False
+        self._closed = False  # close began: nothing more is submitted or started
         self.docs_dir = docs_dir
-        self.sources = sources
-        """Files beside the docs that code may read but not change (``mkdocs.yml``)."""
-        self.private = private
-        """Paths code may neither change nor read (the site the build is writing)."""
+        self.sources = sources  # read-only beside the docs (mkdocs.yml)
+        self.private = private  # neither written nor read (the site)
+        self.snapshot = snapshot
         self._started = time.time()
-        self._threads: ThreadPoolExecutor | None = None
-        """The threads that wait for pages' runs: made when a page first has to run."""
-        self._stopping = False
-        """Set when :meth:`close` begins: no page is submitted to the threads after it."""
+        self._threads: ThreadPoolExecutor | None = None  # made when a page first has to run
         self._futures: dict[str, Outcome[PageResult]] = {}
-        self._released: set[str] = set()
-        """Keys of pages that ran without an error (or came from cache) whose results the host
-        has used and handed back (:meth:`release`)."""
-        self._released_sources: set[str] = set()
-        """The module files those results imported (:meth:`module_sources`)."""
+        self._released: set[str] = set()  # keys of good results the host handed back
+        self._released_sources: set[str] = set()  # the modules those imported
         self._lock = threading.Lock()
-        self._machinery: str | None = None
-        self.ran_pages: list[str] = []
-        """The pages that actually ran (not served from cache) since the engine started, as
-        messages name them, in the order they finished."""
+        self.ran_pages: list[str] = []  # pages that ran (not from cache), as they finished
 
     def _open_pool(self) -> WorkerPool | None:
-        """The pool of page processes, made when a page first has to run (not on a warm build);
-        None once :meth:`close` has begun: a page that a thread was about to start then does
-        not start (it would run to its end while the build waits to stop)."""
+        """The pool, made when a page first has to run; None once :meth:`close` began."""
         with self._lock:
             if self._closed:
                 return None
@@ -108,14 +86,11 @@ class Engine:
             return self._pool
 
     def key(self, program: Program) -> str:
-        if self._machinery is None:  # once per engine: a serve's rebuilds keep it too
-            self._machinery = machinery_digest()
-        return program.key(self._machinery)
+        return program.key(machinery_digest())  # read once per process
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
-        """Start ``program`` unless it is cached or already under way; return its future (done
-        already for a cached result or a page without code).
-        :class:`EngineClosed` once :meth:`close` has run."""
+        """Start ``program`` unless cached or under way; its future. :class:`EngineClosed` once
+        :meth:`close` began."""
         key = self.key(program)
         with self._lock:
             if key in self._futures:
@@ -125,7 +100,7 @@ class Engine:
             if cached is not None or not program.steps:
                 future = finished(cached or PageResult())
             else:
-                if self._stopping:  # the build (or serve) is stopping
+                if self._closed:
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")
                 if self._threads is None:  # a warm build makes none
                     self._threads = ThreadPoolExecutor(max_workers=max(1, self._pool_args[0]))
@@ -139,15 +114,14 @@ class Engine:
             return future
 
     def start(self, program: Program, display_path: str, source_text: str) -> None:
-        """Start ``program`` now if it has to run (its cache holds no entry for it); one with an
-        entry is looked up when it is submitted, so that a build does not hold every page's
-        result at once (a stale entry is found then, and the page runs from there)."""
+        """Start ``program`` now unless the cache holds an entry (looked up when submitted, so
+        that a build does not hold every page's result at once)."""
         if self.cache is None or not self.cache.holds(self.key(program)):
             self.submit(program, display_path, source_text)
 
     @property
     def executed(self) -> int:
-        """How many pages actually ran (not served from cache) since the engine started."""
+        """How many pages ran (not from cache) since the engine started."""
         return len(self.ran_pages)
 
     def summary(self, *, named: int = 5) -> str:
@@ -173,12 +147,8 @@ class Engine:
         return released or bool(future and future.done() and future.result().ok)
 
     def release(self, program: Program) -> None:
-        """Let go of ``program``'s result once the host has converted its page: a whole build
-        then holds no page's outputs to its end.
-
-        What stays is that it ran (:meth:`ran`) and that this build used its cache entry (a
-        prune keeps it); a later :meth:`result` looks the page up again. Only a finished result
-        without an error is let go (a failed one is what the build reports).
+        """Let go of a finished good result once its page is converted (a build then holds no
+        page's outputs to its end); :meth:`ran` and the prune still count it.
 
         >>> from lessonkit.execute.program import parse_program
         >>> engine = Engine(cache_dir=None)
@@ -201,11 +171,8 @@ class Engine:
         return self.submit(program, display_path, source_text).result()
 
     def forget(self, *, keep_current: bool = False) -> None:
-        """Drop in-memory results (a new build starts: under ``mkdocs serve``, between rebuilds);
-        keep the disk cache. ``keep_current`` keeps each result whose files, modules and
-        libraries are still as it used them (a ``stat`` each), so a page that did not change is
-        not looked up again, and :meth:`ran` tells which results a lab edit made stale; and each
-        run still under way, so that it is not started twice."""
+        """Drop in-memory results (a new build starts); ``keep_current`` keeps runs under way
+        and results whose files and modules did not change (:meth:`ran` then names stale ones)."""
         with self._lock:
             kept = {
                 key: future
@@ -217,9 +184,7 @@ class Engine:
             self._started = time.time()
 
     def module_sources(self) -> set[str]:
-        """The source files of the modules the results of this build imported, those let go
-        of included (a host watches them while it serves, so that a lab edit rebuilds the pages
-        that use it)."""
+        """The module files this build's results imported (a serve watches them)."""
         with self._lock:
             done = [f.result() for f in self._futures.values() if f.done()]
             released = set(self._released_sources)
@@ -237,12 +202,12 @@ class Engine:
             display_path,
             source_text,
             page_dir,
-            watched=(*sources, *self.private),
+            watched=(*sources, *self.private) if self.snapshot else (),
             protected=(*sources, *private),
             private=private,
         )
         pool = self._open_pool()
-        if pool is None:  # the build is stopping
+        if pool is None:
             return lost_result(job)
         result = pool.run(job)
         with self._lock:
@@ -252,19 +217,16 @@ class Engine:
         return result
 
     def close(self, *, prune: bool = False) -> None:
-        """Stop the workers. ``prune`` (after a full build, every page submitted): remove the
-        cache entries this build did not use, older than the build."""
+        """Stop the pages. ``prune`` (after a full build): remove entries this build did not use."""
         with self._lock:
-            self._stopping, threads = True, self._threads
+            self._closed, threads, pool = True, self._threads, self._pool
         if threads is not None:
             threads.shutdown(wait=False, cancel_futures=True)
-        with self._lock:
-            self._closed, pool = True, self._pool
-        if pool is not None:  # first: a thread waiting for a runaway block (the build was
-            pool.close()  # interrupted) returns once the block's worker is stopped
+        if pool is not None:  # first: a thread waiting for a runaway block then returns
+            pool.close()
         if threads is not None:
             threads.shutdown(wait=True)
-        if self.cache is not None:  # even with nothing stored: the next build is not a first one
+        if self.cache is not None:  # made even empty: the next build is not a first one
             self.cache.mark()
             if prune:
                 with self._lock:

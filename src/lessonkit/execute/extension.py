@@ -1,7 +1,6 @@
 """Python-Markdown extension: run a page's ``python exec`` blocks, doctests and inline values.
 
-Works with bare Python-Markdown (code runs in-process) and with the MkDocs plugin, which passes
-an :class:`~lessonkit.execute.engine.Engine` (worker processes, cache, pages in parallel).
+Without an :class:`~lessonkit.execute.engine.Engine` code runs in this process, uncached.
 
 >>> import markdown
 >>> md = markdown.Markdown(extensions=[ExecuteExtension(), "fenced_code"])
@@ -16,13 +15,12 @@ an :class:`~lessonkit.execute.engine.Engine` (worker processes, cache, pages in 
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.core.problems import LessonError
-from lessonkit.core.records import Record
 from lessonkit.core.source import normalized
 from lessonkit.execute.program import Program, parse_program
 from lessonkit.execute.render import render
@@ -32,8 +30,8 @@ if TYPE_CHECKING:
     from lessonkit.execute.engine import Engine
 
 
-class PreparedPage(Record):
-    """A page whose program a host already ran: what the extension renders it with."""
+class PreparedPage(NamedTuple):
+    """A page whose program a host already ran."""
 
     program: Program
     result: PageResult
@@ -66,21 +64,15 @@ class ExecutePreprocessor(Preprocessor):
         path = self.extension.getConfig("display_path")
         engine = self.extension.engine
         if engine is None:
-            from lessonkit.execute.runner import run_program  # only without an engine
+            from lessonkit.execute.runner import run_program
 
             return run_program(program, path, source_text=text)
         return engine.result(program, path, text)
 
 
 class ExecuteExtension(Extension):
-    """``engine``: a lessonkit Engine; without one, code runs in this process, uncached.
-
-    A host that runs pages itself (the MkDocs plugin runs them all in parallel, before
-    converting any) hands each result over with :meth:`prepare`, keyed by the Markdown the
-    conversion will receive, so nothing depends on the order in which pages are converted.
-    Otherwise the extension parses and runs what it is given, placing errors with the
-    ``page``, ``display_path`` and ``line_offset`` settings.
-    """
+    """A host that ran pages itself hands each result over with :meth:`prepare`, keyed by the
+    Markdown its conversion receives; other text is parsed and run here."""
 
     def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
         self.engine = engine
@@ -98,7 +90,7 @@ class ExecuteExtension(Extension):
         queue.append(PreparedPage(program, result))
 
     def take(self, text: str) -> PreparedPage | None:
-        """The prepared run for the normalised ``text`` a conversion holds, if a host gave one."""
+        """The prepared run for the normalised ``text``, if a host gave one."""
         queue = self._prepared.get(text)
         if not queue:
             return None
@@ -106,10 +98,6 @@ class ExecuteExtension(Extension):
         if not queue:
             del self._prepared[text]
         return prepared
-
-    def forget(self) -> None:
-        """Drop prepared runs no conversion took (a new build starts)."""
-        self._prepared.clear()
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace normalisation (30), before fenced code (25) and raw HTML (20).

@@ -1,8 +1,5 @@
-"""Take a page's inline SVG figures out of its HTML while a host indexes it, then put them back.
-
-A search index parses every page's content with Python's HTMLParser; an inline SVG figure is
-hundreds of tags (and its tick labels are no search terms). Between rendering and writing a
-page, each figure waits outside the HTML in a numbered slot.
+"""Take a page's inline SVG figures out of its HTML while a host indexes it, then put them back
+(a figure is hundreds of tags for the search index's parser, and no search terms).
 
 >>> html, figures = cut('<p>a</p><figure class="lk-figure"><svg><g/></svg></figure>')
 >>> html
@@ -19,9 +16,7 @@ _FIGURE_SVG = '<figure class="lk-figure"><svg'
 
 
 def cut(html: str, first: int = 0) -> tuple[str, list[str]]:
-    """Take each figure's SVG out of ``html``, leaving a numbered slot (str.find: build speed).
-
-    ``first``: the number of the first slot, when ``html`` is one of a page's parts.
+    """Take each figure's SVG out of ``html``, leaving slots numbered from ``first``.
 
     >>> cut('<figure class="lk-figure"><svg><g/></svg></figure>', first=2)[0]
     '<figure class="lk-figure"><svg data-lk-figure="2"></svg></figure>'
@@ -56,5 +51,4 @@ def restore(html: str, figures: list[str], where: str) -> str:
 
 
 def _slot(number: int) -> str:
-    """What stands for a page's figure ``number`` while the page is indexed and templated."""
     return f'<svg data-lk-figure="{number}"></svg>'

@@ -1,5 +1,4 @@
-"""What multiprocessing's fork server preloads: importing this module prepares the server for
-every page it forks (:func:`lessonkit.execute.worker.serve_forks`)."""
+"""Preloaded by multiprocessing's fork server: sets it up for the pages it forks."""
 
 from lessonkit.execute.worker import serve_forks
 

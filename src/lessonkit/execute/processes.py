@@ -1,13 +1,9 @@
-"""The operating-system side of page processes: whole process trees killed, deaths described.
+"""Page processes and the operating system: whole process trees killed, deaths described.
 
-Each page runs in a process of its own (:mod:`lessonkit.execute.worker`). Lesson code may start
-processes of its own (``subprocess.Popen``, a double-forked daemon, a ``multiprocessing`` pool);
-none may outlive the page. On Linux a page process is a *child subreaper*
-(``prctl(PR_SET_CHILD_SUBREAPER)``): an orphan of lesson code becomes the page's child instead of
-init's, so the page finds every process it left behind and kills it (:func:`kill_descendants`),
-and the build finds them below the page when it stops one (:func:`kill_tree`). Elsewhere the
-page's process group is killed (lesson code that starts a new session escapes that; Linux is
-where CI builds).
+No process lesson code starts may outlive its page. On Linux a page process is a child
+subreaper: an orphan of lesson code becomes the page's child, so the page kills all it left
+(:func:`kill_descendants`) and the build finds them below a page it stops (:func:`kill_tree`).
+Elsewhere the page's process group is killed.
 
 >>> describe_exit(3 << 8), describe_exit(signal.SIGSEGV)
 ('exited with status 3', 'was killed by signal SIGSEGV (a segmentation fault)')
@@ -19,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import functools
 import os
 import signal
 import sys
@@ -30,18 +25,11 @@ _PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
 
 
-@functools.cache
-def _libc() -> ctypes.CDLL | None:
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
-
-
 def _prctl(option: int, value: int) -> bool:
-    libc = _libc() if _LINUX else None
-    prctl = getattr(libc, "prctl", None)
-    return prctl is not None and prctl(option, value, 0, 0, 0) == 0
+    try:
+        return _LINUX and ctypes.CDLL(None).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def become_subreaper() -> bool:
@@ -50,53 +38,25 @@ def become_subreaper() -> bool:
 
 
 def die_with_parent(signum: int = signal.SIGKILL) -> None:
-    """Have the kernel send ``signum`` to this process when its parent dies (Linux).
-
-    Called right after a fork: if the parent died in between, the signal never comes, so the
-    process checks and exits itself.
-    """
+    """Have the kernel send ``signum`` when the parent dies (Linux); exit if it already did."""
     parent = os.getppid()
     if _prctl(_PR_SET_PDEATHSIG, signum) and os.getppid() != parent:
         os._exit(1)
 
 
-def _stat(pid: int | str) -> list[bytes]:
-    """``/proc/<pid>/stat``'s fields after the command's name (state, parent, ...); OSError
-    when there is no such process (or no ``/proc``)."""
-    with open(f"/proc/{pid}/stat", "rb") as handle:
-        stat = handle.read()
-    # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
-    return stat[stat.rfind(b")") + 2 :].split()
-
-
-def _parents() -> dict[int, int]:
-    """Every live (not zombie) process's parent, from ``/proc``."""
-    found: dict[int, int] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            fields = _stat(name)
-        except OSError:
-            continue
-        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):
-            found[int(name)] = int(fields[1])
-    return found
-
-
 def descendants(pid: int) -> list[int]:
-    """The live processes below ``pid``, parents before children (Linux; elsewhere none)."""
+    """The live processes below ``pid``, parents before children (from ``/proc``; else none)."""
     children: dict[int, list[int]] = {}
-    for child, parent in _parents().items():
-        children.setdefault(parent, []).append(child)
+    with contextlib.suppress(OSError):
+        for name in filter(str.isdigit, os.listdir("/proc")):
+            with contextlib.suppress(OSError, ValueError), open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()  # pid (command, which may hold spaces) state parent ...
+                state, parent = stat[stat.rfind(b")") + 2 :].split()[:2]
+                if state not in (b"Z", b"X"):
+                    children.setdefault(int(parent), []).append(int(name))
     found, todo = [], list(children.get(pid, ()))
     while todo:
-        child = todo.pop(0)
-        found.append(child)
+        found.append(child := todo.pop(0))
         todo.extend(children.get(child, ()))
     return found
 
@@ -107,41 +67,25 @@ def _signal(pid: int, signum: int) -> None:
 
 
 def has_children() -> bool:
-    """Whether this process has a child (exited children are reaped on the way)."""
-    reap()
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return False
-    return True
-
-
-def reap() -> list[int]:
-    """Collect every exited child of this process (none is left a zombie); their ids."""
-    reaped = []
+    """Reap every exited child of this process; whether a live one remains."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return reaped
+            return False
         if pid == 0:
-            return reaped
-        reaped.append(pid)
+            return True
 
 
 def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
-    """Kill every process below ``pid`` (this process by default), and reap this one's.
-
-    Each round stops the whole tree first (a stopped process cannot fork), then kills it; an
-    orphan that escaped a round's snapshot has become a child of the subreaper (this process)
-    and is found by the next round.
-    """
+    """Kill every process below ``pid`` (default: this one) and reap. Each round stops the
+    tree (a stopped process cannot fork), then kills it; an escaped orphan is the next round's."""
     if pid is None and not has_children():
         return  # nothing below this process: orphans of its pages would be its children
     pid = os.getpid() if pid is None else pid
     for _ in range(rounds):
         found = descendants(pid)
-        reap()
+        has_children()
         if not found:
             return
         for child in found:
@@ -149,15 +93,11 @@ def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
         for child in found:
             _signal(child, signal.SIGKILL)
         time.sleep(0.001)
-        reap()
+        has_children()
 
 
 def kill_tree(pid: int) -> None:
-    """Kill ``pid`` and everything below it, from outside (the build, stopping a worker).
-
-    The tree is frozen first, until a snapshot finds no process it has not stopped yet: a
-    process forked while the tree is being stopped would otherwise become init's orphan.
-    """
+    """Kill ``pid`` and its tree from outside, stopping all first (none forks an orphan)."""
     stopped = {pid}
     _signal(pid, signal.SIGSTOP)
     for _ in range(50):
@@ -172,21 +112,15 @@ def kill_tree(pid: int) -> None:
 
 
 def kill_group(pgid: int) -> None:
-    """Kill process group ``pgid`` (a page's: its process and those that stayed in its group)."""
+    """Kill process group ``pgid``."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 
 
 def limit_memory(limit: int) -> None:
-    """Cap the memory this process may allocate at ``limit`` bytes (its children inherit the cap).
-
-    On Linux the cap is ``RLIMIT_DATA``: the private writable memory a process maps (the heap,
-    numpy's arrays, thread stacks), not the address space it reserves or the libraries it
-    shares, so programs that reserve much and use little (a JavaScript engine, Go) still run.
-    Elsewhere it is ``RLIMIT_AS``, where the system enforces it. An allocation past the cap
-    fails (``MemoryError`` in Python and numpy) instead of the machine swapping or its
-    out-of-memory killer choosing a victim.
-    """
+    """Cap this process's (and its children's) memory at ``limit`` bytes: past it allocation
+    fails (``MemoryError``). Linux caps ``RLIMIT_DATA``, not reserved address space, which
+    engines like Go or JavaScript reserve much of; elsewhere ``RLIMIT_AS``."""
     import resource
 
     kind = resource.RLIMIT_DATA if _LINUX else resource.RLIMIT_AS
@@ -213,16 +147,14 @@ def describe_exit(status: int) -> str:
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        text = f"was killed by signal {name}"
-        if number in _CRASHES:
-            text += f" ({_CRASHES[number]})"
-        return text
+        crash = f" ({_CRASHES[number]})" if number in _CRASHES else ""
+        return f"was killed by signal {name}{crash}"
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
     return f"exited with status {code}"
 
 
 def crashed(status: int) -> bool:
-    """Whether the status is a crash in compiled code (a fault signal)."""
+    """Whether the status is a crash in compiled code."""
     return os.WIFSIGNALED(status) and os.WTERMSIG(status) in _CRASHES
 
 

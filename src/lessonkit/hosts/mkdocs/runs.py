@@ -57,7 +57,7 @@ class Runs:
         if not settings.execute:
             return
         docs, site = Path(config.docs_dir), Path(config.site_dir)
-        self.engine = self.engine or site_engine(settings, root, docs, site)
+        self.engine = self.engine or site_engine(settings, root, docs, site, not self.serving)
         self.engine.forget(keep_current=keep_current)
         warm_up_if_first_build(settings, root)  # begun at on_startup, unless a script skipped it
         self._execute = ExecuteExtension(engine=self.engine)
