@@ -269,7 +269,12 @@ def _checksum(key: str, payload: bytes) -> str:
 def _page_json(result: PageResult) -> dict[str, Any]:
     return {
         "steps": [
-            {"stdout": s.stdout, "text": s.text, "figures": [f._asdict() for f in s.figures]}
+            {
+                "stdout": s.stdout,
+                "text": s.text,
+                "figures": [f._asdict() for f in s.figures],
+                "shown": s.shown,
+            }
             for s in result.steps
         ],
         "problems": [p._asdict() for p in result.problems],
@@ -289,9 +294,15 @@ def _page_result(value: Any) -> PageResult:
 
 
 def _step(value: Any) -> StepResult:
-    step = _fields(value, "stdout", "text", "figures")
+    step = _fields(value, "stdout", "text", "figures", "shown")
     figures = [_figure(f) for f in _typed(step["figures"], list)]
-    return StepResult(_typed(step["stdout"], str), figures, _typed(step["text"], str))
+    shown = [_displayed(s) for s in _typed(step["shown"], list)]
+    return StepResult(_typed(step["stdout"], str), figures, _typed(step["text"], str), shown)
+
+
+def _displayed(value: Any) -> tuple[int, str, str]:
+    at, kind, text = _typed(value, list)
+    return _typed(at, int), _typed(kind, str), _typed(text, str)
 
 
 def _figure(value: Any) -> Figure:

@@ -6,9 +6,11 @@ execution, glossary, quiz, resources, the notebook download) runs on that Markdo
 
 - a first *raw* cell holding ``---``-delimited YAML is the front matter (jupytext's own
   convention: it writes a ``.py``'s or ``.md``'s YAML header there);
-- a Markdown cell is kept as written (``{{ }}`` values, ``/// quiz``, glossary marks, ``pycon``);
+- a Markdown cell is kept as written (``{{ }}`` values, ``/// quiz``, glossary marks, ``pycon``),
+  its links to notebooks made links to their pages (:func:`~lessonkit.notebooks.links.to_pages`);
 - a code cell becomes a ```` ```python exec ```` block whose options come from its tags
-  (:data:`TAGS`) and its ``lessonkit`` metadata (the block options, e.g. ``alt``).
+  (:data:`TAGS`) and its ``lessonkit`` metadata (the block options, e.g. ``alt``); the runner
+  runs a notebook's blocks as IPython cells (:mod:`lessonkit.notebooks.ipython`).
 
 The page's :class:`~lessonkit.core.page.Origins` maps each line back to its cell, so every
 problem names the notebook, the cell and the line in it. Outputs stored in the notebook are never
@@ -53,6 +55,7 @@ from lessonkit.core.page import Origins
 from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
+from lessonkit.notebooks.links import to_pages
 
 TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
     "hide-input": ({"source": "hide"}, 'the code is not shown, its output is (`source="hide"`)'),
@@ -63,11 +66,13 @@ TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
         "the cell runs (its names are there for later cells), nothing of it is shown",
     ),
     "skip-execution": (None, "the code is shown and not run (a plain `python` code block)"),
+    "raises-exception": (
+        {"raises": "exception"},
+        "the cell fails on purpose: its exception is shown; the build fails if it stops raising",
+    ),
 }
 """Each Jupyter cell tag lessonkit reads: the block options it means, and what it does."""
 REFUSED_TAGS = {
-    "raises-exception": "a lesson's code may not fail: catch the exception in the cell and print "
-    "what it says (try: ... except ValueError as error: print(error))",
     "hide-output": "a page does not fold output: use remove-output, or show it",
     "hide-cell": "a page does not fold cells: use remove-cell or hide-input",
 }
@@ -302,7 +307,7 @@ def convert(nb: Mapping[str, Any]) -> Made:
                     "make it a Markdown cell, or move the front matter into the first cell",
                 )
         elif kind == "markdown" and body.strip():
-            add(number, _attached(body, cell.get("attachments") or {}, problem))
+            add(number, to_pages(_attached(body, cell.get("attachments") or {}, problem)))
         elif kind == "code" and body.strip():
             fence = "`" * max(3, _longest_backticks(body) + 1)
             info = "python" if skip else " ".join(["python exec", *_written(options)])

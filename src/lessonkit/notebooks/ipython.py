@@ -104,7 +104,7 @@ def _quiet_profile() -> dict[str, Any]:
 
     config = Config()
     config.HistoryManager.enabled = False
-    folder = os.path.join(tempfile.gettempdir(), f"lessonkit-ipython-{os.getuid()}")
+    folder = os.path.join(tempfile.gettempdir(), f".lessonkit-ipython-{os.getuid()}")
     return {"config": config, "ipython_dir": folder, "profile_dir": ProfileDir(location=folder)}
 
 

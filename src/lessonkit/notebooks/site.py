@@ -107,13 +107,15 @@ def page_notebook_bytes(
 ) -> bytes:
     """The notebook's bytes from the page's program and ``result`` (None: execution is off).
 
-    LessonError when the page's code read files of the site (under ``root``, where paths are
-    shown from): a notebook cannot carry them. What it read elsewhere (a library's data) the
-    reader's installation has.
+    LessonError when a Markdown page's code read files of the site (under ``root``, where
+    paths are shown from): a notebook cannot carry them. What it read elsewhere (a library's
+    data) the reader's installation has.
     """
     if result and not result.ok:
         raise LessonError(result.problems)
     carried = [os.path.relpath(r, root) for r in result.reads] if result else []
+    if page.origins is not None:  # a notebook lesson reads the files beside it, as in Jupyter
+        carried = []
     if carried := [r for r in carried if not r.startswith("..")]:
         read = ", ".join(sorted(carried))
         message = f"the page's code reads files a notebook cannot carry: {read}"
