@@ -109,7 +109,7 @@ class Engine:
 
     def key(self, program: Program) -> str:
         if self._machinery is None:  # once per engine: a serve's rebuilds keep it too
-            self._machinery = machinery_digest()
+            self._machinery = machinery_digest() + repr(sorted(self._limits.items()))
         return program.key(self._machinery)
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
