@@ -15,12 +15,17 @@ is what MkDocs and Zensical each turn into the page's URL.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from markdown import Extension, Markdown
 from markdown.extensions.toc import slugify as toc_slugify
 from markdown.extensions.toc import unique
+from markdown.preprocessors import Preprocessor
+
+from lessonkit.core.patterns import lazy
 
 
 class NotebookLink(NamedTuple):
@@ -105,3 +110,44 @@ def resolve(
     ids = heading_ids(headings, slugify, separator)
     wanted = unquote(anchor)
     return NotebookLink(page, ids.get(wanted) or anchor)
+
+
+_TARGET = r"(?P<target>[^\s()<>#]+\.ipynb(?:#[^\s()<>]*)?)"
+_LINKS = lazy(rf"(?P<lead>\]\(\s*<?|^ {{0,3}}\[[^\]]+\]:\s*<?){_TARGET}", re.MULTILINE)
+"""An inline link's or a link reference's target that names a notebook."""
+
+
+def to_pages(markdown: str) -> str:
+    """``markdown`` with each link to a notebook (``x.ipynb``, ``x.ipynb#Some-Heading``) made a
+    link to its page (``x.md#some-heading``): the id ``toc`` gives the heading the Jupyter
+    anchor names (a heading's id does not depend on its hyphens and spaces; a second heading
+    of the same text, which ``toc`` numbers, is not told apart).
+
+    >>> to_pages("See [sums](sub/a.ipynb#Means-&-Medians) and [b](b.ipynb).\\n[c]: c.ipynb")
+    'See [sums](sub/a.md#means-medians) and [b](b.md).\\n[c]: c.md'
+    >>> to_pages("[web](https://host/x.ipynb)")
+    '[web](https://host/x.ipynb)'
+    """
+    if ".ipynb" not in markdown:
+        return markdown
+
+    def page(m: re.Match[str]) -> str:
+        anchor = unquote(m["target"].partition("#")[2])
+        link = resolve(m["target"], [anchor.replace("-", " ")] if anchor else [])
+        return m["lead"] + (link.target if link else m["target"])
+
+    return _LINKS.sub(page, markdown)
+
+
+class LinksToPages(Extension):
+    """Python-Markdown extension: a page's links to notebooks go to their pages (:func:`to_pages`),
+    after its code ran (before it, a rewritten line would move an inline value's column)."""
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.preprocessors.register(_ToPages(md), "lessonkit_notebook_links", 28)
+
+
+class _ToPages(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        return to_pages(text).split("\n") if ".ipynb" in text else lines

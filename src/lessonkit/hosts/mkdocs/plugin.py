@@ -25,6 +25,7 @@ from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_ren
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
+from lessonkit.notebooks.links import LinksToPages
 from lessonkit.path.printpage import HOME, home_link
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
@@ -52,6 +53,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
         add_missing_extensions(config.markdown_extensions)
+        config.markdown_extensions.append(LinksToPages())  # links to notebooks: to their pages
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
