@@ -51,13 +51,16 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert _files(root / "docs") == before, "the build changed docs/"
     pages = {page: root / "site" / page.removesuffix(".md") / "index.html" for page in NAV[1:]}
     pages["index.md"] = root / "site" / "index.html"
-    return {page: _article(path.read_text()) for page, path in pages.items()}
+    built = {page: _article(path.read_text()) for page, path in pages.items()}
+    built["weight"] = str(max(path.stat().st_size for path in pages.values()))
+    return built
 
 
 def _article(html: str) -> str:
     """A page's content, its figures' drawings and images' data cut out, code spans unwrapped."""
     html = html[html.index("<h1") : html.index("<footer")]
-    html = re.sub(r"(<svg[^>]*>).*?</svg>", r"\1</svg>", html, flags=re.S)
+    drawn = lambda m: m[1] + ("<image/>" if "</title><image " in m[2] else "") + "</svg>"  # noqa: E731
+    html = re.sub(r"(<svg[^>]*>)(.*?)</svg>", drawn, html, flags=re.S)
     html = re.sub(r"base64,[A-Za-z0-9+/=]+", "base64,...", html)
     return re.sub(r"</?span[^>]*>", "", html)
 
@@ -128,6 +131,9 @@ def test_figures_without_alt_text_get_a_generated_description(built) -> None:
     assert len(labels) == 5 and all(a.startswith("Generated description: ") for a in labels)
     assert "a scatter plot of 5,000 points titled &quot;Five thousand points&quot;" in labels[0]
     assert labels[3].startswith("Generated description: a bar chart of 3 bars")
+    drawings = re.findall(r"<svg [^>]*>(.*?)</svg>", built["figures.md"], re.S)
+    assert [bool(d) for d in drawings] == [True, False, False, False, False]  # 5,000 points: PNG
+    assert int(built["weight"]) < 300_000  # the page of SVG figures only: 676 kB
 
 
 def test_a_site_that_requires_alt_text_and_a_cell_that_stops_raising_fail(tmp_path, mkdocs_build):
