@@ -34,8 +34,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain")
@@ -309,11 +307,3 @@ alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
     if mime == "image/svg+xml":
         return "html", f'<figure class="lk-figure">{data}</figure>'
     return "text", str(data)
-
-
-@contextmanager
-def cell_shell(namespace: dict[str, Any], tell: Any = lambda: 0) -> Iterator[DisplayCapture]:
-    """:func:`bind` and :class:`DisplayCapture` together: one cell's IPython, as the runner
-    wraps a step's ``exec`` in it."""
-    with DisplayCapture(bind(namespace), tell) as capture:
-        yield capture
