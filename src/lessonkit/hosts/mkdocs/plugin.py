@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment
+from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
@@ -20,7 +21,7 @@ from lessonkit.hosts.mkdocs.checks import site_context
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, add_missing_extensions, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.full import FullBuild
-from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
+from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile, adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
@@ -53,7 +54,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
         add_missing_extensions(config.markdown_extensions)
-        config.markdown_extensions.append(LinksToPages())  # links to notebooks: to their pages
+        self.links = LinksToPages((), _converted_page)  # links to notebooks: to their pages
+        config.markdown_extensions.append(self.links)
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
@@ -68,6 +70,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         generated.add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
             adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
+        self.links.notebooks = frozenset(f.edit_uri for f in files if isinstance(f, NotebookFile))
         self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
         for file in lesson_files(files):
             with reported():
@@ -153,3 +156,10 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def _where(self, file: File) -> str:
         """How messages name a file: relative to the folder of mkdocs.yml."""
         return os.path.relpath(file.abs_src_path or file.src_uri, self.root)
+
+
+def _converted_page(md: Markdown) -> str:
+    """The page ``md`` converts, as MkDocs' own link processor (``relpath``) holds it."""
+    if "relpath" not in md.treeprocessors:
+        return ""
+    return getattr(getattr(md.treeprocessors["relpath"], "file", None), "src_uri", "")

@@ -113,7 +113,8 @@ class LessonPage(Extension):
                 raise LessonError(errors)
             self.warn(problems)
         md.registerExtensions(missing_extensions(site.config.extensions), {})
-        features: list[Extension] = [LinksToPages()]  # links to notebooks: to their pages
+        links = LinksToPages(site.sources.values(), lambda _: lesson.path)  # go to the pages
+        features: list[Extension] = [links]
         if site.engine and self.is_lesson:
             self.execute = ExecuteExtension(engine=site.engine)
             features.append(self.execute)
