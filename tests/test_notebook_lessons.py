@@ -279,7 +279,7 @@ def test_a_broken_notebook_fails_at_its_cell_and_line(
     monkeypatch.chdir(site)
     code = main(["check"])
     checked = capsys.readouterr()
-    runs = any(word in expected for word in ("ZeroDivisionError", "NameError"))
+    runs = any(word in expected for word in ("ZeroDivisionError", "NameError", "raised no"))
     if not runs:
         assert expected in checked.out + checked.err
         assert code == 1
@@ -396,9 +396,10 @@ def test_a_broken_cell_fails_every_host_at_the_notebooks_cell_and_line(tmp_path:
         assert found == [expected], f"{host}: {done.stdout}{done.stderr}"
 
 
-def test_nav_or_a_link_naming_the_notebook_fails_with_the_pages_name(tmp_path: Path) -> None:
-    """``n.ipynb`` in nav (Zensical would link the raw file) or in a link is an error on every
-    host and in ``lessonkit check``, with the one way: name the page ``n.md``."""
+def test_nav_naming_the_notebook_fails_and_a_link_to_it_goes_to_its_page(tmp_path: Path) -> None:
+    """``n.ipynb`` in nav (Zensical would link the raw file) is an error on every host, with the
+    one way: name the page ``n.md``. A link to ``n.ipynb#Sums`` (a Jupyter anchor) goes to the
+    page and the heading it names, on every host."""
     cells = BROKEN_CELLS[:2]
     in_nav = _notebook_site(tmp_path / "nav", cells, nav="n.ipynb")
     message = "mkdocs.yml: error: nav names n.ipynb, the source of the notebook lesson n.md"
@@ -406,13 +407,16 @@ def test_nav_or_a_link_naming_the_notebook_fails_with_the_pages_name(tmp_path: P
         done = _run(in_nav, *command)
         assert done.returncode != 0 and message in done.stderr, done.stderr
         assert "hint: name the page n.md in nav" in done.stderr
-    linked = _notebook_site(tmp_path / "link", cells, home=HOME.replace("n.md#", "n.ipynb#"))
-    message = "docs/index.md:7: error: link to a notebook lesson's source, not its page: n.ipynb"
-    commands = (("lessonkit.cli", "check"), ("lessonkit.cli", "prepare"), ("mkdocs", "build"))
+    linked = _notebook_site(
+        tmp_path / "link", cells, home=HOME.replace("n.md#sums", "n.ipynb#Sums")
+    )
+    commands = [("lessonkit.cli", "check"), ("lessonkit.cli", "prepare", "--strict")]
+    commands += [("zensical", "build", "--strict"), ("mkdocs", "build", "--strict", "-d", "mk")]
     for command in commands:
         done = _run(linked, *command)
-        assert done.returncode != 0 and message in done.stdout + done.stderr, command
-        assert "hint: name the page n.md#sums" in done.stdout + done.stderr
+        assert done.returncode == 0, done.stdout + done.stderr
+    for host in ("site", "mk"):
+        assert 'href="n/#sums"' in (linked / host / "index.html").read_text(), host
 
 
 def test_a_markdown_page_beside_its_notebook_fails_lessonkit_prepare(tmp_path: Path) -> None:

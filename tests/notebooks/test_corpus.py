@@ -69,7 +69,7 @@ def _run(name: str, docs: Path, monkeypatch: pytest.MonkeyPatch) -> list[Cell]:
         tree = ast.parse(code, filename=path)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         out, buffer, value = Cell(), io.StringIO(), None
-        with redirect_stdout(buffer), ipython.cell_shell(namespace, buffer.tell) as capture:
+        with redirect_stdout(buffer), ipython.DisplayCapture(shell, buffer.tell) as capture:
             try:
                 exec(compile(tree, path, "exec"), namespace)
                 if last is not None:

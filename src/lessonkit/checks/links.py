@@ -16,6 +16,7 @@ from lessonkit.checks.anchors import PageIds
 from lessonkit.checks.context import Context, docs_path
 from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
+from lessonkit.notebooks.links import to_pages
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _INLINE_LINK = re.compile(
@@ -47,11 +48,15 @@ def link_problems(
         targets += [m["target"] for m in _REFERENCE.finditer(line)]
         for target in targets:
             target = target.strip("<>")
-            if notebook := _notebook_source(target, file, context):
+            notebook = _notebook_source(target, file, context)
+            if notebook and ".ipynb" not in target:
                 hint = f"name the page {notebook} (a notebook lesson is the page it stands for)"
                 message = f"link to a notebook lesson's source, not its page: {target}"
                 problems.append(Problem(message, number, hint))
-            elif not _page_exists(target, file, context):
+                continue
+            if notebook:  # goes to the notebook's page (lessonkit.notebooks.links.to_pages)
+                target = to_pages(f"]({target}")[2:]
+            if not _page_exists(target, file, context):
                 problems.append(_missing_page(target, number, file, context))
             elif missing := _missing_anchor(target, text or body, file, context):
                 problems.append(Problem(missing[0], number, missing[1]))

@@ -7,7 +7,8 @@
 Traceback (most recent call last):
 lessonkit.core.problems.LessonError: mkdocs.yml: error: unknown lessonkit option 'worker'
   hint: did you mean 'workers'? The options are: assets_dir, execute, cache_dir, timeout, \
-output_limit, memory_limit, workers, glossary, glossary_page, glossary_unused, front_matter_keys
+output_limit, memory_limit, generated_alt_text, \
+workers, glossary, glossary_page, glossary_unused, front_matter_keys
 """
 
 from __future__ import annotations
@@ -78,6 +79,12 @@ class Settings(NamedTuple):
         "Bytes of memory one page's process may allocate; a page that needs more fails with a "
         "MemoryError at its block.",
         (int,),
+    )
+    generated_alt_text: bool = _option(
+        True,
+        "A notebook lesson's figure without alt text gets a description generated from the "
+        "figure, marked as generated (off: a missing alt text is an error, as in Markdown).",
+        (bool,),
     )
     workers: int = _option(
         0, "Worker processes that run pages in parallel; 0 means one per CPU core.", (int,)

@@ -231,7 +231,12 @@ def _checksum(key: str, payload: bytes) -> str:
 def _page_json(result: PageResult) -> dict[str, Any]:
     return {
         "steps": [
-            {"stdout": s.stdout, "text": s.text, "figures": [f._asdict() for f in s.figures]}
+            {
+                "stdout": s.stdout,
+                "text": s.text,
+                "figures": [f._asdict() for f in s.figures],
+                "shown": s.shown,
+            }
             for s in result.steps
         ],
         "problems": [p._asdict() for p in result.problems],
@@ -242,7 +247,7 @@ def _page_json(result: PageResult) -> dict[str, Any]:
 
 _OPTIONAL_INT = (int, type(None))
 _SHAPE = {
-    "steps": [{"stdout": str, "text": str, "figures": [{"svg": str, "alt": str}]}],
+    "steps": [{"stdout": str, "text": str, "figures": [{"svg": str, "alt": str}], "shown": [list]}],
     "problems": [{**dict.fromkeys(Problem._fields, str), "line": _OPTIONAL_INT}],
     "reads": {str: str},
     "sources": {str: str},
@@ -266,9 +271,18 @@ def _page_result(value: Any) -> PageResult:
         raise ValueError("not what lessonkit writes")
     if any(p["severity"] not in ("error", "warning") for p in value["problems"]):
         raise ValueError("an unknown severity")
+    if not all(
+        [type(x) for x in row] == [int, str, str] for s in value["steps"] for row in s["shown"]
+    ):
+        raise ValueError("a shown output is not (position, kind, text)")
     return PageResult(
         steps=[
-            StepResult(s["stdout"], [Figure(**f) for f in s["figures"]], s["text"])
+            StepResult(
+                s["stdout"],
+                [Figure(**f) for f in s["figures"]],
+                s["text"],
+                [tuple(row) for row in s["shown"]],
+            )
             for s in value["steps"]
         ],
         problems=[Problem(**p) for p in value["problems"]],

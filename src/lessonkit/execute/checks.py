@@ -18,7 +18,7 @@ def compile_problems(program: Program) -> list[Problem]:
     problems = []
     for step in program.steps:
         if step.kind == "exec":
-            problems += _compile(step.source, step.line, "exec")
+            problems += _compile_block(step)
         elif step.kind == "doctest":
             problems += _compile_doctest(step)
         else:
@@ -49,6 +49,16 @@ def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
             )
         ]
     return []
+
+
+def _compile_block(step: Step) -> list[Problem]:
+    """A block's SyntaxError, if it has one even as IPython reads it (a notebook cell's
+    ``%magic`` and ``!shell`` lines are no error)."""
+    if not (found := _compile(step.source, step.line, "exec")):
+        return found
+    from lessonkit.notebooks.ipython import prepare_cell  # imports IPython: only here
+
+    return _compile(prepare_cell(step.source), step.line, "exec")
 
 
 def _compile_doctest(step: Step) -> list[Problem]:

@@ -86,7 +86,7 @@ class Engine:
             return self._pool
 
     def key(self, program: Program) -> str:
-        return program.key(machinery_digest())  # read once per process
+        return program.key(machinery_digest() + repr(sorted(self._limits.items())))
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
         """Start ``program`` unless cached or under way; its future. :class:`EngineClosed` once

@@ -38,12 +38,17 @@ StepKind = Literal["exec", "doctest", "value"]
 
 OUTPUTS = ("text", "markdown", "html", "none")
 SOURCES = ("show", "hide")
+_SWITCHES = {"ipython": ("yes", "no"), "raises": ("exception",)}
 EXEC_OPTIONS = {
     "source": "show the code (show, the default) or hide it (hide)",
     "output": "how printed output is shown: text (default), markdown, html or none",
     "alt": "alt text for a figure the block draws (required for every figure)",
     "timeout": "seconds this block may run before it is stopped (default from mkdocs.yml)",
     "title": "a caption shown above the code",
+    "ipython": "yes: run the block as a notebook cell (magics, !shell, display(), rich values; "
+    "the page's folder as working folder), as a notebook lesson's blocks run (no: not)",
+    "raises": "exception: the block fails on purpose, its exception is shown (Jupyter Book's "
+    "raises-exception tag); the build fails if it stops raising",
 }
 
 _VALUE = lazy(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
@@ -282,7 +287,7 @@ def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple
         if not sep:
             problems.append(Problem(f"option {name!r} needs a value", line, f'write {name}="..."'))
             continue
-        allowed = {"output": OUTPUTS, "source": SOURCES}.get(name)
+        allowed = {"output": OUTPUTS, "source": SOURCES, **_SWITCHES}.get(name)
         if allowed and value not in allowed:
             choices = ", ".join(allowed)
             hint = f"write {name}=VALUE with one of: {choices}"

@@ -52,13 +52,26 @@ def _render_block(step: Step, out: StepResult, stash: Stash) -> list[str]:
         header = f'```python title="{title}"' if title else "```python"
         parts += [header, *step.source.split("\n"), "```", ""]
     output = step.option("output", "text")
-    if out.stdout and output == "text":
-        escaped = html.escape(out.stdout.rstrip("\n"), quote=False)
-        parts += [stash(f'<pre class="lk-output"><code>{escaped}</code></pre>'), ""]
-    elif out.stdout and output == "markdown":
-        parts += [*out.stdout.rstrip("\n").split("\n"), ""]
-    elif out.stdout and output == "html":
-        parts += [stash(out.stdout.strip()), ""]
+    if output != "none":
+        start = 0
+        for at, kind, text in [*out.shown, (len(out.stdout), "", "")]:
+            if printed := out.stdout[start:at]:
+                parts += _output(output, printed, stash)
+            start = max(start, at)
+            parts += _output(kind, text, stash) if kind else []
     for figure in out.figures:
         parts += [stash(f'<figure class="lk-figure">{figure.svg}</figure>'), ""]
     return parts or [""]
+
+
+def _output(kind: str, text: str, stash: Stash) -> list[str]:
+    """One piece of a block's output as Markdown lines: printed text as ``kind`` (the block's
+    ``output``) says, or what a notebook cell showed (``html``, ``markdown``, ``text``,
+    ``error``)."""
+    if kind in ("text", "error"):
+        escaped = html.escape(text.rstrip("\n"), quote=False)
+        css = "lk-output lk-error" if kind == "error" else "lk-output"
+        return [stash(f'<pre class="{css}"><code>{escaped}</code></pre>'), ""]
+    if kind == "markdown":
+        return [*text.rstrip("\n").split("\n"), ""]
+    return [stash(text.strip()), ""]

@@ -26,6 +26,10 @@ class StepResult(Record):
     figures: list[Figure] = []  # noqa: RUF012 (shared, never changed: see above)
     text: str = ""
     """A value's formatted text, or a doctest's transcript with the real outputs."""
+    shown: list[tuple[int, str, str]] = []  # noqa: RUF012
+    """What a notebook cell showed besides its printed text (``display()``, its value, an
+    expected error), each as (characters printed before it, kind, text); kind is ``html``,
+    ``markdown``, ``text`` or ``error``."""
 
 
 class PageResult(Record):

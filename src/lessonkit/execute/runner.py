@@ -79,10 +79,17 @@ class OutputLimitExceeded(BaseException):
 class _Budget:
     """What is left of a page's output limit."""
 
-    def __init__(self, limit: int, memory: int | None = None) -> None:
+    def __init__(
+        self, limit: int, memory: int | None = None, describe: bool = True, notebook: bool = False
+    ) -> None:
         self.limit = limit
         self.memory = memory
         """The page's memory limit (for messages), when it has one."""
+        self.describe = describe
+        """Whether a notebook cell's figure without alt text gets a generated one (else it is
+        an error, as for any block)."""
+        self.notebook = notebook
+        """Whether the page's source is a notebook: its blocks run as notebook cells."""
         self.used = 0
         self.passed = False
 
@@ -117,6 +124,7 @@ def run_program(
     memory_limit: int | None = None,
     styled: bool = False,
     capture_fds: bool = False,
+    describe_figures: bool = True,
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
@@ -129,6 +137,8 @@ def run_program(
     ``MemoryError``. ``styled``: matplotlib's settings are the figure style already, and this
     process ends with the page (a page process): nothing to apply, nothing to restore.
     ``capture_fds``: descriptors 1 and 2 are captured too (:mod:`lessonkit.execute.capture`).
+    ``describe_figures``: a notebook cell's figure without alt text gets a generated
+    description (:mod:`lessonkit.execute.alt_text`) instead of failing the page.
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -137,7 +147,8 @@ def run_program(
     steps: list[StepResult] = []
     problems: list[Problem] = []
     watch = watch or FileWatch()
-    budget = _Budget(output_limit, memory_limit)
+    notebook = display_path.endswith((".ipynb", ".py"))  # a Markdown lesson is a .md
+    budget = _Budget(output_limit, memory_limit, describe_figures, notebook)
     with (
         watch.active(),
         imports.active() if imports else nullcontext(),
@@ -162,6 +173,22 @@ def run_program(
     problems += [p.at(display_path) for p in watch.problems(program)]
     sources, packages = imports.dependencies() if imports else ({}, {})
     return PageResult(steps, problems, reads, sources, packages)
+
+
+def notebook_page(display_path: str, program: Program) -> bool:
+    """Whether a page runs as a notebook: its source is one (``.ipynb``, or a percent ``.py``:
+    a Markdown lesson is a ``.md``), or a block asks to (``ipython="yes"``). Its blocks run
+    as notebook cells (:mod:`lessonkit.notebooks.ipython`) in a folder that shows the page's.
+
+    >>> from lessonkit.execute.program import parse_program
+    >>> notebook_page("docs/a.ipynb", Program()), notebook_page("docs/a.md", Program())
+    (True, False)
+    >>> notebook_page("a.md", parse_program('```python exec ipython="yes"\\n!ls\\n```'))
+    True
+    """
+    if display_path.endswith((".ipynb", ".py")):
+        return True
+    return any(step.option("ipython") == "yes" for step in program.steps)
 
 
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
@@ -238,34 +265,74 @@ def _run_exec(
     budget: _Budget,
     output: PageOutput,
 ) -> StepResult:
-    chunks = _compile_block(step, path)
-    shown: list[Any] = []  # the figures the block's expression statements gave
+    ipython = step.option("ipython")
+    cell = ipython == "yes" or (budget.notebook and ipython != "no")
+    if cell:
+        from lessonkit.notebooks import expected, ipython
+    chunks = _compile_block(step, path, ipython.prepare_cell(step.source) if cell else step.source)
+    figures: list[Any] = []  # the figures the block's expression statements (and display) gave
+    shown: list[tuple[int, str, str]] = []  # a notebook cell's displays, value, expected error
     with output.step(index) as buffer:
+        capture = ipython.DisplayCapture(ipython.bind(namespace), buffer.tell) if cell else None
         try:
-            for code, kind in chunks:
-                if kind == "exec":
-                    exec(code, namespace)
-                    continue
-                value = eval(code, namespace)
-                if kind != "hidden" and _is_figure(value):
-                    shown.append(value)
-                elif kind == "last" and value is not None:
-                    buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
+            with capture or nullcontext():
+                for code, kind in chunks:
+                    if kind == "exec":
+                        exec(code, namespace)
+                        continue
+                    value = eval(code, namespace)
+                    if kind != "hidden" and _is_figure(value):
+                        figures.append(value)
+                    elif kind == "last" and capture:
+                        shown += _displayed(capture.shell, value, buffer.tell(), step)
+                    elif kind == "last" and value is not None:
+                        buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
         except BaseException as error:
-            problem = _exception_problem(error, step, path, budget.memory)
-            if budget.passed:
-                problem = budget.problem(step.header_line, details=problem.details)
-            raise StepFailed(problem) from None
+            if budget.passed or not (step.option("raises") and cell and expected.expected(error)):
+                problem = _exception_problem(error, step, path, budget.memory)
+                if budget.passed:
+                    problem = budget.problem(step.header_line, details=problem.details)
+                raise StepFailed(problem) from None
+            shown.append((buffer.tell(), "error", expected.shown(error, path, _in_cell(step))))
+        else:
+            if step.option("raises"):
+                raise StepFailed(expected.not_raised(step.header_line)) from None
+        displays = capture.shown if capture else []
+        figures += [d.figure for d in displays if d.figure is not None]
+        shown = [s for d in displays for s in _displayed(None, d.bundle, d.at, step)] + shown
     if budget.passed:  # through descriptor 1: the block ran on
         raise StepFailed(budget.problem(step.header_line))
-    figures = _open_figures()
-    figures += [fig for n, fig in enumerate(shown) if not _among(fig, [*figures, *shown[:n]])]
-    rendered = [_render_figure(fig, step, path, index, n) for n, fig in enumerate(figures)]
+    shown.sort(key=lambda item: item[0])  # stable: displays before the value at the same place
+    opened = _open_figures()
+    opened += [fig for n, fig in enumerate(figures) if not _among(fig, [*opened, *figures[:n]])]
+    describe = budget.describe if cell else None
+    rendered = [_render_figure(f, step, path, index, n, describe) for n, f in enumerate(opened)]
     try:
-        budget.spend(sum(len(figure.svg) for figure in rendered))
+        budget.spend(sum(len(figure.svg) for figure in rendered) + sum(len(s[2]) for s in shown))
     except OutputLimitExceeded:
         raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
-    return StepResult(stdout=buffer.getvalue(), figures=rendered)
+    return StepResult(stdout=buffer.getvalue(), figures=rendered, shown=shown)
+
+
+def _displayed(shell: Any, value: Any, at: int, step: Step) -> list[tuple[int, str, str]]:
+    """What a notebook cell shows of ``value`` (its last expression's value, through ``shell``;
+    or, without one, a ``display()``'s mimebundle), at ``at``: its best rich repr; nothing
+    for a value whose repr is an address (:func:`~lessonkit.notebooks.ipython.value_bundle`)."""
+    from lessonkit.notebooks import ipython
+
+    best = ipython.best_output(ipython.value_bundle(shell, value) if shell else value)
+    return [(at, *ipython.as_page(*best, alt=step.option("alt")))] if best else []
+
+
+def _in_cell(step: Step) -> Any:
+    """A page line as a notebook reader knows it: its line in the block (the cell)."""
+
+    def place(line: int) -> tuple[str, int]:
+        inside = step.line <= line < step.line + step.source.count("\n") + 1
+        number = line - step.line + 1 if inside else line
+        return (f"Cell, line {number}" if inside else f"line {line}"), number
+
+    return place
 
 
 def _among(item: object, items: list[Any]) -> bool:
@@ -276,13 +343,13 @@ def _shown_as_text(value: object, step: Step) -> bool:
     return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
-def _compile_block(step: Step, path: str) -> list[tuple[CodeType, str]]:
+def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str]]:
     """The block's top-level statements, compiled in runs: ``exec`` for statements, and one
     ``eval`` per expression statement, marked ``last`` (its value is shown, as in a notebook),
     ``hidden`` (a ``;`` follows it: nothing is shown, as in Jupyter) or ``expression`` (only a
     figure is shown, as IPython's ``display`` would: no figure is dropped for not being last).
     """
-    source = "\n" * (step.line - 1) + step.source  # the code's line numbers are the page's
+    source = "\n" * (step.line - 1) + code  # the code's line numbers are the page's
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
@@ -561,16 +628,22 @@ def _close_figures() -> None:
         pyplot.close("all")
 
 
-def _render_figure(fig: Any, step: Step, path: str, index: int, number: int) -> Figure:
+def _render_figure(
+    fig: Any, step: Step, path: str, index: int, number: int, describe: bool | None = None
+) -> Figure:
+    """``fig`` as SVG with its alt text: the block's, the figure's ``alt_text``, or one
+    generated from the figure when ``describe`` (a notebook cell's, and the site allows it;
+    None: not a notebook cell)."""
     alt = step.option("alt") or getattr(fig, "alt_text", "")
+    if not alt.strip() and describe:
+        from lessonkit.execute.alt_text import describe as described
+
+        alt = described(fig)
     if not alt.strip():
-        raise StepFailed(
-            Problem(
-                "figure without alt text",
-                step.header_line,
-                'describe what the figure shows: add alt="..." to the block, or set fig.alt_text',
-            )
-        )
+        hint = 'describe what the figure shows: add alt="..." to the block, or set fig.alt_text'
+        if describe is False:
+            hint += " (this site's lessonkit option generated_alt_text is off)"
+        raise StepFailed(Problem("figure without alt text", step.header_line, hint))
     from lessonkit.execute.svg import to_svg
 
     prefix = re.sub(r"[^A-Za-z0-9_-]", "-", f"lk-{Path(path).stem}-{index}-{number}")

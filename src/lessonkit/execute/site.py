@@ -21,7 +21,11 @@ def site_engine(
         docs_dir=docs_dir.resolve(),
         sources=tuple(root.resolve() / name for name in CONFIG_FILES),
         private=(site_dir.resolve(),),
-        limits={"output_limit": settings.output_limit, "memory_limit": settings.memory_limit},
+        limits={
+            "output_limit": settings.output_limit,
+            "memory_limit": settings.memory_limit,
+            "describe_figures": settings.generated_alt_text,
+        },
         snapshot=snapshot,
     )
 

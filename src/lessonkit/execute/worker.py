@@ -110,6 +110,8 @@ class Limits:
     timeout: float = 10.0
     output: int = OUTPUT_LIMIT
     memory: int = MEMORY_LIMIT
+    describe_figures: bool = True
+    """A notebook cell's figure without alt text gets a generated one (else: an error)."""
 
     def of(self, step: Step | None) -> float:
         """The seconds ``step`` may run (before the first step: the process's start)."""
@@ -251,9 +253,10 @@ class WorkerPool:
         *,
         output_limit: int = OUTPUT_LIMIT,
         memory_limit: int = MEMORY_LIMIT,
+        describe_figures: bool = True,
     ) -> None:
         self.size = max(1, size)
-        self.limits = Limits(float(default_timeout), output_limit, memory_limit)
+        self.limits = Limits(float(default_timeout), output_limit, memory_limit, describe_figures)
         self._slots = threading.Semaphore(self.size)
         self._running: set[multiprocessing.process.BaseProcess] = set()
         self._closes = 0
@@ -562,12 +565,25 @@ def _orphaned(*_: object) -> None:
     os._exit(1)
 
 
+def _show_folder(page_dir: Path, folder: Path) -> None:
+    """Make the page's working ``folder`` show what its folder in the docs holds, as a notebook
+    expects (Jupyter runs it in its folder): a link to each file and folder there. Reads go
+    through to the docs (and are recorded, for the cache); a file the page writes is its own,
+    in ``folder``; writing through a link into the docs is refused (:mod:`.filewatch`)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(page_dir):
+            if not entry.name.startswith("."):
+                os.symlink(entry.path, folder / entry.name)
+
+
 def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
     """Run ``job`` in this process, in ``folder``; report each step through ``send``."""
     from lessonkit.execute import imports
     from lessonkit.execute.filewatch import FileWatch
-    from lessonkit.execute.runner import run_program
+    from lessonkit.execute.runner import notebook_page, run_program
 
+    if notebook_page(job.display_path, job.program):
+        _show_folder(job.page_dir, folder)
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:
@@ -581,6 +597,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
             on_step=lambda index: send(("start", index)),
             output_limit=limits.output,
             memory_limit=limits.memory,
+            describe_figures=limits.describe_figures,
             styled=True,
             capture_fds=True,
         )

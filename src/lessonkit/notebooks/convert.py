@@ -3,7 +3,8 @@
 A first raw cell of ``---`` YAML is the front matter (jupytext's convention); a Markdown cell is
 kept as written; a code cell becomes a ```` ```python exec ```` block, its options from its tags
 (:data:`TAGS`) and ``lessonkit`` metadata. :class:`~lessonkit.core.page.Origins` maps each line
-back to its cell, so problems name the notebook, cell and line. Stored outputs are never shown.
+back to its cell, so problems name the notebook, cell and line. Links to notebook lessons become
+links to their pages; a notebook's cells run as IPython cells. Stored outputs are never shown.
 
 >>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
 ...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
@@ -41,6 +42,7 @@ from typing import Any
 from lessonkit.core.page import Origins
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
+from lessonkit.notebooks.links import to_pages
 
 METADATA = {
     "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -55,11 +57,13 @@ TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
         "the cell runs (its names are there for later cells), nothing of it is shown",
     ),
     "skip-execution": (None, "the code is shown and not run (a plain `python` code block)"),
+    "raises-exception": (
+        {"raises": "exception"},
+        "the cell fails on purpose: its exception is shown; the build fails if it stops raising",
+    ),
 }
 """Each cell tag lessonkit reads: the block options it means, and what it does."""
 REFUSED_TAGS = {
-    "raises-exception": "a lesson's code may not fail: catch the exception in the cell and print "
-    "what it says (try: ... except ValueError as error: print(error))",
     "hide-output": "a page does not fold output: use remove-output, or show it",
     "hide-cell": "a page does not fold cells: use remove-cell or hide-input",
 }
@@ -275,7 +279,7 @@ def convert(nb: Mapping[str, Any]) -> Made:
                     "make it a Markdown cell, or move the front matter into the first cell",
                 )
         elif kind == "markdown" and body.strip():
-            add(number, _attached(body, cell.get("attachments") or {}, problem))
+            add(number, to_pages(_attached(body, cell.get("attachments") or {}, problem)))
         elif kind == "code" and body.strip():
             fence = "`" * max(3, _longest_backticks(body) + 1)
             info = "python" if skip else " ".join(["python exec", *_written(options)])

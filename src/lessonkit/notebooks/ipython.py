@@ -18,8 +18,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain")
@@ -83,7 +81,7 @@ def _quiet_profile() -> dict[str, Any]:
 
     config = Config()
     config.HistoryManager.enabled = False
-    folder = os.path.join(tempfile.gettempdir(), f"lessonkit-ipython-{os.getuid()}")
+    folder = os.path.join(tempfile.gettempdir(), f".lessonkit-ipython-{os.getuid()}")
     return {"config": config, "ipython_dir": folder, "profile_dir": ProfileDir(location=folder)}
 
 
@@ -275,10 +273,3 @@ alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
     if mime == "image/svg+xml":
         return "html", f'<figure class="lk-figure">{data}</figure>'
     return "text", str(data)
-
-
-@contextmanager
-def cell_shell(namespace: dict[str, Any], tell: Any = lambda: 0) -> Iterator[DisplayCapture]:
-    """:func:`bind` and :class:`DisplayCapture` together: one cell's IPython."""
-    with DisplayCapture(bind(namespace), tell) as capture:
-        yield capture

@@ -96,6 +96,8 @@ def page_notebook_bytes(
     if result and not result.ok:
         raise LessonError(result.problems)
     carried = [os.path.relpath(r, root) for r in result.reads] if result else []
+    if page.origins is not None:  # a notebook lesson reads the files beside it, as in Jupyter
+        carried = []
     if carried := [r for r in carried if not r.startswith("..")]:
         read = ", ".join(sorted(carried))
         message = f"the page's code reads files a notebook cannot carry: {read}"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment
+from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
@@ -23,11 +24,12 @@ from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.notebook_pages import adopt_notebooks, lesson_files
+from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile, adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
+from lessonkit.notebooks.links import LinksToPages
 from lessonkit.path import HOME, PRINT_PAGE, home_link
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it (and the file watcher and HTTP server)
@@ -55,6 +57,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
         config.markdown_extensions.extend(missing_extensions(config.markdown_extensions))
+        self.links = LinksToPages((), _converted_page)  # links to notebooks: to their pages
+        config.markdown_extensions.append(self.links)
         generated.link_assets(config, self.settings.assets_dir.strip("/"))
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
@@ -69,6 +73,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         generated.add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
             adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
+        self.links.notebooks = frozenset(f.edit_uri for f in files if isinstance(f, NotebookFile))
         self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
         for file in lesson_files(files):
             with reported():
@@ -178,3 +183,10 @@ def site_context(
     if engine:
         context.ran = engine.ran
     return context
+
+
+def _converted_page(md: Markdown) -> str:
+    """The page ``md`` converts, as MkDocs' own link processor (``relpath``) holds it."""
+    if "relpath" not in md.treeprocessors:
+        return ""
+    return getattr(getattr(md.treeprocessors["relpath"], "file", None), "src_uri", "")

@@ -25,6 +25,7 @@ from lessonkit.execute import figure_slots
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.standalone.site import Site
+from lessonkit.notebooks.links import LinksToPages
 from lessonkit.notebooks.site import download_href, download_html, download_name, notebook_path
 from lessonkit.path import HOME, PRINT_PAGE, home_link, made_html, progress_script, root_of
 from lessonkit.report.links import aside_html, page_report, token_headings
@@ -91,7 +92,8 @@ class LessonPage(Extension):
                 raise LessonError(errors)
             self.warn(problems)
         md.registerExtensions(missing_extensions(site.config.extensions), {})
-        features: list[Extension] = []
+        links = LinksToPages(site.sources.values(), lambda _: lesson.path)  # go to the pages
+        features: list[Extension] = [links]
         if site.engine and self.is_lesson:
             self.execute = ExecuteExtension(engine=site.engine)
             features.append(self.execute)
