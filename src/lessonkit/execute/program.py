@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shlex
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from lessonkit.core.fences import fences, paragraph_spans
-from lessonkit.core.patterns import lazy
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.records import Record
 
 StepKind = Literal["exec", "doctest", "value"]
 
@@ -51,11 +50,11 @@ EXEC_OPTIONS = {
     "raises-exception tag); the build fails if it stops raising",
 }
 
-_VALUE = lazy(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
-_FORMAT_SPEC = lazy(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
+_VALUE = re.compile(r"(?<!\\)\{\{(?P<body>.+?)\}\}")
+_FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?$")
 
 
-class Step(Record):
+class Step(NamedTuple):
     """One executable thing on a page."""
 
     kind: StepKind
@@ -75,7 +74,7 @@ class Step(Record):
         return dict(self.options).get(name, default)
 
 
-class Span(Record):
+class Span(NamedTuple):
     """Where a step sits in the parsed text: lines ``[start, end)`` for fences, or a match."""
 
     start: int
@@ -156,7 +155,7 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
 
 _EXEC = "exec"
 _RUNS = "lessonkit runs ```python exec blocks (and ```pycon doctests)"
-_QUOTED_FENCE = lazy(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
+_QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
 """An opening fence behind a block quote's ``>``, which :func:`fences` does not look for."""
 
 
@@ -210,7 +209,7 @@ def near_miss(info: str) -> tuple[str, str] | None:
     return message, f"did you mean {suggestion}?"
 
 
-_GLUED = lazy(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
+_GLUED = re.compile(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
 """A language and ``exec`` written as one word."""
 _PYTHONS = ("python", "py", "python3", "py3", "python2", "ipython", "ipython3", "pyodide")
 """Names of Python that a fence may be given (the near misses of ``python``)."""
@@ -225,7 +224,7 @@ def _info_words(info: str) -> list[str]:
     return _WORD.findall(text)
 
 
-_WORD = lazy(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
+_WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
 """A word of an info string, quoted values kept as written (``title="a b"``)."""
 
 

@@ -6,20 +6,19 @@ runs lessons.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lessonkit.core.problems import Problem
-from lessonkit.core.records import Record
 
-# Records made once and never changed (named tuples, :mod:`lessonkit.core.records`: every
-# build loads them, and a dataclass costs Python 3.11 several times as much to define).
-# Their empty defaults are shared: a result is made whole, never filled in.
+# Records made once and never changed; their empty defaults are shared, never filled in.
 
 
-class Figure(Record):
+class Figure(NamedTuple):
     svg: str
     alt: str
 
 
-class StepResult(Record):
+class StepResult(NamedTuple):
     """What one step produced."""
 
     stdout: str = ""
@@ -32,7 +31,7 @@ class StepResult(Record):
     ``markdown``, ``text`` or ``error``."""
 
 
-class PageResult(Record):
+class PageResult(NamedTuple):
     """Every step's result, or the problems that stopped the page; and what else it depends on:
     the files its code read, the modules it imported."""
 

@@ -22,8 +22,6 @@ from markdown.extensions.toc import slugify as toc_slugify
 from markdown.extensions.toc import unique
 from markdown.preprocessors import Preprocessor
 
-from lessonkit.core.patterns import lazy
-
 
 class NotebookLink(NamedTuple):
     """Where a link to a notebook goes: its page (``x.md``) and heading id (``""``: the top)."""
@@ -105,7 +103,7 @@ def resolve(
 
 
 _TARGET = r"(?P<target>[^\s()<>#]+\.ipynb(?:#[^\s()<>]*)?)"
-_LINKS = lazy(rf"(?P<lead>\]\(\s*<?|^ {{0,3}}\[[^\]]+\]:\s*<?){_TARGET}", re.MULTILINE)
+_LINKS = re.compile(rf"(?P<lead>\]\(\s*<?|^ {{0,3}}\[[^\]]+\]:\s*<?){_TARGET}", re.MULTILINE)
 """An inline link's or a link reference's target that names a notebook."""
 
 

@@ -1,5 +1,0 @@
-"""``lazy`` is ``re.compile``; it goes once execute/ stops importing it."""
-
-import re
-
-lazy = re.compile
