@@ -1,5 +1,6 @@
 """Layer 3: every lesson's code, doctests and inline values run and pass, page by page."""
 
+import json
 import re
 from pathlib import Path
 
@@ -67,3 +68,18 @@ def test_quizzes_cannot_be_guessed_by_shape(page: Path) -> None:
         assert right and max(right) <= max(wrong), f"{page.name}: the right option is longest"
     places = {[r for r, _ in options].index(True) for options in quizzes}
     assert len(quizzes) < 2 or len(places) > 1, f"{page.name}: the right option never moves"
+
+
+def test_every_chapter_of_the_path_ends_with_a_quiz(built_site: Path) -> None:
+    """Each lesson the progress data lists has quizzes under "Check yourself", its last section
+    before the "Go deeper" cards: a lesson without one can only be marked done by hand."""
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    data = home.split('<script type="application/json" id="lk-path">', 1)[1].split("</script>")[0]
+    lessons = json.loads(data)["lessons"]
+    assert len(lessons) > 1
+    for lesson in lessons:
+        html = (built_site / lesson["url"] / "index.html").read_text(encoding="utf-8")
+        article = html[html.index("<article") : html.index("</article>")]
+        sections = [s for s in re.findall(r'<h2 id="([^"]+)"', article) if s != "resources"]
+        assert sections and sections[-1] == "check-yourself", f"{lesson['url']}: {sections[-1:]}"
+        assert len(lesson["quizzes"].split()) >= 2, f"{lesson['url']} has fewer than two quizzes"
