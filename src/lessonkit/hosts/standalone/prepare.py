@@ -1,28 +1,9 @@
-"""``lessonkit prepare``: the site-level outputs for a host without plugins, written into docs/.
+"""``lessonkit prepare``: what a host without plugins (Zensical) needs, written into docs/.
 
-A host such as Zensical converts pages with lessonkit's extension but runs no plugin, so nothing
-of lessonkit's sees the whole site during its build. This step, run before the host's build,
-does what the MkDocs plugin does around the pages:
-
-- runs every page through the engine (in parallel; the cache makes this cheap) and converts
-  it with the site's Markdown extensions and every lessonkit feature (:class:`LessonPage`), so
-  every problem of every page is reported at once, with its file and line; a page whose
-  conversion's inputs did not change since the last run is not converted again (its record,
-  :mod:`.records`), though its checks run;
-- writes into the docs folder, only where the content changed: the glossary page with its
-  "used on" lists, the learner's path's print page (:mod:`lessonkit.path`), each
-  ``notebook: true`` page's ``.ipynb``, the page ``x.md`` each notebook lesson ``x.ipynb`` is
-  (:mod:`lessonkit.notebooks.pages`; Zensical makes pages of ``.md`` files only) with its
-  executed notebook, lessonkit's CSS and JS;
-- marks each as its own (:mod:`lessonkit.core.prepared`): the next run removes an output that
-  is no longer made, the MkDocs plugin and ``lessonkit check`` leave them alone, and a file of
-  the site's own is never touched (a clash is an error); nothing is written outside the docs
-  folder, one run at a time, each file whole;
-- writes a manifest (:mod:`.manifest`, with the path's data every page carries) whose digest
-  of every page's HTML changes when a result does. A host that watches the docs folder
-  (Zensical with ``watch: [docs]``) then converts its pages again: a lab edit leaves no stale
-  number, though no page's own text changed;
-- after a whole run without errors, prunes the cache to the entries (and records) it used.
+It runs and converts every page (reporting every problem at once), then writes, only where
+changed and each marked as its own (:mod:`lessonkit.core.prepared`): the glossary page, the
+print page, notebooks, each notebook lesson's page, lessonkit's CSS and JS, and a manifest whose
+digest of every page's HTML makes a host watching docs/ convert its pages again.
 """
 
 from __future__ import annotations
@@ -45,7 +26,8 @@ from lessonkit.checks.files import site_problems
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.prepared import MANIFEST, inside, is_prepared, mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.project import Project
+from lessonkit.core.project import Project, entries
+from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.site import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.glossary.site import finish_page
 from lessonkit.hosts.standalone.manifest import atomic_write, one_writer, sha256, write_manifest
@@ -55,7 +37,6 @@ from lessonkit.hosts.standalone.records import (
     Records,
     environment,
     key_of,
-    recording,
     result_digest,
 )
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
@@ -71,14 +52,11 @@ from lessonkit.path import (
 )
 from lessonkit.path import Lesson as PathLesson
 
-RECORDS = "prepare/pages.records"
-"""In the cache folder: each page's conversion, kept for the next run (:mod:`.records`); in a
-folder of its own, which the cache's pruning leaves alone."""
+RECORDS = "prepare/pages.records"  # in the cache folder, in a folder its pruning leaves alone
 
 
 def host_problems(config: SiteConfig, *, prepared: bool = True) -> list[Problem]:
-    """What a host without plugins needs from ``mkdocs.yml`` (and ``prepared``: from this step)
-    and does not have, each as an error saying what to add."""
+    """What a host without plugins lacks in ``mkdocs.yml`` (``prepared``: and from this step)."""
     problems = []
     docs = os.path.relpath(config.docs_dir, config.root)
     assets = config.assets()
@@ -111,17 +89,15 @@ def _watched(config: SiteConfig) -> bool:
 
 @dataclass
 class Outcome:
-    """What a run did, and every problem it found (none written when one is an error)."""
+    """What a run did, and every problem it found."""
 
     pages: int = 0
     ran: int = 0
-    converted: int = 0
-    """How many pages were converted (the others' conversions were unchanged: their records)."""
+    converted: int = 0  # the others' conversions came from their records
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    notes: list[Problem] = field(default_factory=list)
-    """Problems shown for information only (unused terms, unless the site says ``warn``)."""
+    notes: list[Problem] = field(default_factory=list)  # information only (unused terms)
 
     @property
     def errors(self) -> list[Problem]:
@@ -145,8 +121,7 @@ def prepare_project(project: Project) -> Outcome:
 
 
 def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
-    """Run and convert every page of ``site``; write the site-level outputs into its docs (one
-    run at a time: LessonError while another holds the site)."""
+    """Run and convert every page of ``site``; write its outputs into docs/ (one run at a time)."""
     with one_writer(site.config.docs_dir):
         return _prepare(site, extensions, configs)
 
@@ -155,11 +130,8 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     config, outcome = site.config, Outcome()
     outcome.problems += host_problems(config, prepared=False)
     docs, old = config.docs_dir, prepared_files(config.docs_dir)
-    virtual = {
-        PRINT_PAGE,
-        *config.assets().values(),
-        *([site.glossary.page] if site.glossary else []),
-    }
+    glossary = [site.glossary.page] if site.glossary else []
+    virtual = {PRINT_PAGE, *config.assets().values(), *glossary}
     nav = (entry for entry, _ in config.nav)
     pages, problems = site_problems(docs, nav, old, virtual, site.where, config.page_url)
     outcome.problems += problems
@@ -177,10 +149,7 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     path = path_lessons(reading_order(config.nav, (lesson.path for lesson in lessons)), meta)
     made = _output_names(site, lessons, path)
     converter = _Converter(site, extensions, configs, made, outcome)
-    converted = {}
-    for lesson in lessons:
-        if (page := converter.page(lesson)) is not None:
-            converted[lesson.path] = page
+    converted = {x.path: page for x in lessons if (page := converter.page(x)) is not None}
     outputs: dict[str, bytes] = {}
     record = None
     if not outcome.errors:
@@ -203,9 +172,7 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
 
 
 class _Converter:
-    """Converts pages with the site's extensions and every lessonkit feature, through their
-    records (:mod:`.records`): a page whose conversion's inputs did not change is not
-    converted again (its checks run all the same)."""
+    """Converts pages, or takes an unchanged page's record (:mod:`.records`; its checks run)."""
 
     def __init__(
         self,
@@ -243,10 +210,11 @@ class _Converter:
             return known
         page = LessonPage(site, lesson, url, generated=self.made, warn=self.outcome.problems.extend)
         try:
-            with recording(self.cache) as reads:
+            watch = FileWatch(own_folder=self.cache)
+            with watch.active():
                 md = Markdown(extensions=[*self.extensions, page], extension_configs=self.configs)
                 html = md.convert(lesson.body)
-                read = reads()
+                read = watch.reads()
         except LessonError as error:
             self.outcome.problems += error.problems
             return None
@@ -282,8 +250,7 @@ def _print_page(
     converted: Mapping[str, Converted],
     outputs: Mapping[str, bytes],
 ) -> tuple[bytes, dict[str, Any]]:
-    """The print page's file (:mod:`lessonkit.path`) from the path's converted pages, and the
-    path's record for the manifest."""
+    """The print page's file from the path's converted pages, and the path's record."""
     config = site.config
 
     def lesson(src: str, page: Converted) -> PathLesson:
@@ -312,10 +279,9 @@ def _read_all(site: Site, paths: list[str], outcome: Outcome) -> list[Lesson]:
 
 
 def _output_names(site: Site, lessons: list[Lesson], path: list[str]) -> set[str]:
-    names = set(site.config.assets().values())
+    names = {*site.config.assets().values(), *([site.glossary.page] if site.glossary else [])}
     names |= {notebook_path(lesson) for lesson in lessons if wants_notebook(lesson)}
-    names |= {PRINT_PAGE} if path else set()
-    return names | ({site.glossary.page} if site.glossary else set())
+    return names | ({PRINT_PAGE} if path else set())
 
 
 def _outputs(
@@ -324,7 +290,7 @@ def _outputs(
     converted: Mapping[str, Converted],
     outcome: Outcome,
 ) -> dict[str, bytes]:
-    """Every output's bytes by its path in the docs folder (but the print page's)."""
+    """Every output's bytes by its path in docs/ (but the print page's)."""
     config = site.config
     outputs = {name: bundle(kind) for kind, name in config.assets().items()}
     if site.glossary:
@@ -339,9 +305,8 @@ def _outputs(
             outcome.problems.append(clash(lesson))
             continue
         title, url = converted[lesson.path].title, converted[lesson.path].url
-        result = (
-            site.engine.result(lesson.program, lesson.where, lesson.text) if site.engine else None
-        )
+        engine = site.engine
+        result = engine.result(lesson.program, lesson.where, lesson.text) if engine else None
         canonical = config.canonical_url(url) if config.site_url else ""
         try:
             outputs[name] = page_notebook_bytes(
@@ -353,9 +318,8 @@ def _outputs(
 
 
 def _clashes(site: Site, outputs: Iterable[str]) -> list[Problem]:
-    """An error for each output whose name a file of the site's own already has (a notebook's
-    clash is its page's error, reported with the page), or whose path leaves the docs folder
-    (through a symlink); and for a manifest that is not a file."""
+    """An error for each output a file of the site's own holds (a notebook's: with its page) or
+    whose path leaves docs/, and for a manifest that is not a file."""
     docs, problems = site.config.docs_dir, []
     for name in outputs:
         if not inside(docs, name):
@@ -384,8 +348,7 @@ description: Short definitions of the words the lessons use, and the pages that 
 
 
 def _glossary_page(site: Site, converted: Mapping[str, Converted], outcome: Outcome) -> bytes:
-    """The glossary page's Markdown, its "used on" lists filled in from the converted pages,
-    linking to each page as a Markdown link would (the host makes them URLs)."""
+    """The glossary page's Markdown, its "used on" lists linking each page as Markdown does."""
     glossary = site.glossary
     assert glossary is not None
     here = posixpath.dirname(glossary.page) or "."
@@ -400,10 +363,8 @@ def _glossary_page(site: Site, converted: Mapping[str, Converted], outcome: Outc
 def _write(
     site: Site, outputs: Mapping[str, bytes], old: Collection[str], outcome: Outcome
 ) -> None:
-    """Write each output (marked as prepare's) where it changed; remove each of prepare's files
-    no longer made, but never one an output now is (found by another name: through a symlinked
-    folder, or in another case on a case-insensitive disk). LessonError naming the file when one
-    cannot be written (a full disk): each file is whole, and the next run finishes the work."""
+    """Write each changed output, marked; remove prepare's files no longer made, unless an output
+    is that file by another name (a symlinked folder, a case-insensitive disk)."""
     docs = site.config.docs_dir
     for name, data in sorted(outputs.items()):
         path, data = docs / name, mark(name, data)
@@ -421,7 +382,6 @@ def _write(
     made = {_identity(docs / name) for name in outputs}
     for name in sorted(set(old) - set(outputs)):
         path = docs / name
-        # as written (a file of the site's own in its place stays), and no output's other name
         if is_prepared(docs, name) and _identity(path) not in made:
             with suppress(OSError):
                 path.unlink()
@@ -432,7 +392,6 @@ def _write(
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
-    """Which file ``path`` is (None if there is none)."""
     try:
         found = path.stat()
     except OSError:
@@ -440,12 +399,8 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
-# --- the site's Markdown extensions, as its hosts read mkdocs.yml ---------------------------
-
-
 class _Loader(yaml.SafeLoader):
-    """``mkdocs.yml`` as MkDocs and Zensical read it: ``!ENV`` and ``!!python/name:`` resolved
-    (an extension's option may name a function), other tags read as None."""
+    """``mkdocs.yml`` as its hosts read it: ``!ENV`` and ``!!python/name:`` resolved."""
 
 
 def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
@@ -473,7 +428,7 @@ _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 def load_config(config_file: Path) -> dict[str, Any]:
-    """The site's ``mkdocs.yml`` as a mapping (LessonError at the line it cannot be read)."""
+    """The site's ``mkdocs.yml`` (LessonError at the line it cannot be read)."""
     try:
         data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
     except yaml.MarkedYAMLError as error:
@@ -485,21 +440,13 @@ def load_config(config_file: Path) -> dict[str, Any]:
 
 
 def markdown_extensions(listed: list[Any]) -> tuple[list[str], dict[str, Any]]:
-    """``markdown_extensions`` (a list of names or ``{name: options}``, or a mapping) as
-    Python-Markdown takes them, with the two Zensical always adds (``toc``, ``tables``).
+    """``markdown_extensions`` as Python-Markdown takes them, with Zensical's ``toc``, ``tables``.
 
     >>> markdown_extensions(["abbr", {"toc": {"permalink": True}}])
     (['toc', 'tables', 'abbr'], {'toc': {'permalink': True}})
     """
-    items = list(listed.items()) if isinstance(listed, dict) else listed
     names, configs = ["toc", "tables"], {}
-    for item in items:
-        if isinstance(item, tuple):
-            name, options = item
-        elif isinstance(item, dict):
-            name, options = next(iter(item.items()))
-        else:
-            name, options = item, None
+    for name, options in entries(listed):
         if name not in names:
             names.append(name)
         if options:
