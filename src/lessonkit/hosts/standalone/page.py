@@ -1,11 +1,5 @@
-"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins.
-
-:class:`LessonPage` does in the page's own conversion what the MkDocs plugin does with events,
-in the same order: the checks; the page's Markdown with "Go deeper", its program run through the
-site's engine; the glossary; figures cut out while the host indexes the HTML and put back after;
-the "Report a mistake" box, the path's data, a notebook lesson's download. A problem found while
-converting is placed in the lesson's file.
-"""
+"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins:
+what the MkDocs plugin does with events, in the same order."""
 
 from __future__ import annotations
 
@@ -36,8 +30,7 @@ def page_title(
     path: str,
     nav_title: str | None = None,
 ) -> str:
-    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the first h1's, or
-    from the file name.
+    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's.
 
     >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md")
     'Q&A'
@@ -60,9 +53,8 @@ def page_title(
 
 
 class LessonPage(Extension):
-    """The features of the page ``lesson`` at ``url`` of ``site``. A page of ``generated``
-    (written by ``lessonkit prepare``) gets no checks, "Go deeper" or run; ``path``: the learner's
-    path as prepare recorded it; ``warn`` receives the page's warnings."""
+    """The features of ``lesson`` at ``url``; a page of ``generated`` (prepare's) gets no checks or
+    run; ``path``: the learner's path as prepare recorded it; ``warn`` takes the warnings."""
 
     def __init__(
         self,
@@ -81,7 +73,7 @@ class LessonPage(Extension):
         self.path, self.warn = path, warn
         self.execute: ExecuteExtension | None = None
         self.content = ""  # once converted, as MkDocs' page.content
-        self.as_written = True  # no other extension changed the Markdown: its program is the file's
+        self.as_written = True  # no other extension changed the Markdown
 
     def extendMarkdown(self, md: Markdown) -> None:
         site, lesson = self.site, self.lesson
@@ -100,8 +92,7 @@ class LessonPage(Extension):
         md.registerExtensions(features, {})
         # Before whitespace normalisation (30): the Markdown as the host gave it.
         md.preprocessors.register(_PagePreprocessor(md, self), "lessonkit_page", 31)
-        # Last: each figure leaves the stashed HTML while a search index reads the page's HTML
-        # (Zensical's postprocessor); :meth:`_finish` puts it back.
+        # Last: figures leave the HTML while Zensical's search index reads it; _finish restores.
         md.treeprocessors.register(_CutFigures(md), "lessonkit_cut_figures", -100)
         convert = md.convert
 
@@ -126,8 +117,7 @@ class LessonPage(Extension):
         return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
 
     def _finish(self, md: Markdown, html: str) -> str:
-        """The converted page with its figures back, then the notebook download, the
-        "Report a mistake" box and the path's data (postprocessors run on headings too)."""
+        """The page with its figures back, its notebook download, report box and path data."""
         figures = md.treeprocessors["lessonkit_cut_figures"].figures
         if figures:
             html = figure_slots.restore(html, figures, self.lesson.where)
@@ -150,7 +140,7 @@ class LessonPage(Extension):
 
 
 def as_written(given: str, lesson: Lesson) -> bool:
-    """Whether ``given`` is the page's own body (newlines aside), not one another extension changed.
+    """Whether ``given`` is the page's own body (newlines aside).
 
     >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
     >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
