@@ -136,7 +136,12 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     pages, problems = site_problems(docs, nav, old, virtual, site.where, config.page_url)
     outcome.problems += problems
     site.sources = {page: source for page, source in pages.items() if page != source}
-    lessons = _read_all(site, sorted(pages, key=page_order), outcome)
+    lessons = []
+    for name in sorted(pages, key=page_order):
+        try:
+            lessons.append(site.read(name))
+        except LessonError as error:
+            outcome.problems += error.problems
     outcome.pages = len(lessons)
     engine = site.engine
     if engine:
@@ -147,23 +152,23 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
                     engine.submit(lesson.program, lesson.where, lesson.text)
     meta = {lesson.path: lesson.valid_meta for lesson in lessons}
     path = path_lessons(reading_order(config.nav, (lesson.path for lesson in lessons)), meta)
-    made = _output_names(site, lessons, path)
-    converter = _Converter(site, extensions, configs, made, outcome)
-    converted = {x.path: page for x in lessons if (page := converter.page(x)) is not None}
+    made = {*config.assets().values(), *glossary, *([PRINT_PAGE] if path else [])}
+    made |= {notebook_path(lesson) for lesson in lessons if wants_notebook(lesson)}
+    run = _Run(site, extensions, configs, made, outcome)
+    run.converted = {x.path: page for x in lessons if (page := run.page(x)) is not None}
     outputs: dict[str, bytes] = {}
     record = None
     if not outcome.errors:
-        outputs = _outputs(site, lessons, converted, outcome)
+        outputs = run.outputs(lessons)
         if path:  # the learner's path: its print page, and the data every page carries
-            printed, record = _print_page(site, converter, path, converted, outputs)
-            outputs[PRINT_PAGE] = printed
-        outcome.problems += _clashes(site, outputs)
+            outputs[PRINT_PAGE], record = run.print_page(path, outputs)
+        outcome.problems += run.clashes(outputs)
     outcome.ran = engine.executed if engine else 0
     if outcome.errors:
         return outcome
-    converter.records.save()
-    _write(site, outputs, old, outcome)
-    html = {path: sha256(page.html.encode()) for path, page in sorted(converted.items())}
+    run.records.save()
+    run.write(outputs, old)
+    html = {path: sha256(page.html.encode()) for path, page in sorted(run.converted.items())}
     if write_manifest(docs, html, record, site.sources):
         outcome.written.append(MANIFEST)
     if engine:  # every page was submitted: the cache keeps what this site uses, and no more
@@ -171,8 +176,18 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
     return outcome
 
 
-class _Converter:
-    """Converts pages, or takes an unchanged page's record (:mod:`.records`; its checks run)."""
+GLOSSARY_FRONT_MATTER = """\
+---
+title: Glossary
+description: Short definitions of the words the lessons use, and the pages that use them.
+---
+
+"""
+
+
+class _Run:
+    """One run's conversions (an unchanged page's from its record, :mod:`.records`; its checks
+    run) and the outputs made from them."""
 
     def __init__(
         self,
@@ -182,13 +197,18 @@ class _Converter:
         made: set[str],
         outcome: Outcome,
     ) -> None:
-        self.site, self.extensions, self.configs = site, extensions, dict(configs)
+        self.site, self.config, self.extensions, self.configs = (
+            site,
+            site.config,
+            extensions,
+            dict(configs),
+        )
         self.made, self.outcome = made, outcome
+        self.converted: dict[str, Converted] = {}
         config = site.config
         self.cache = config.root / config.settings.cache_dir
         self.records = Records(self.cache / RECORDS)
-        names = [e for e in extensions if isinstance(e, str)]
-        names += [type(e).__module__ for e in extensions if not isinstance(e, str)]
+        names = [e if isinstance(e, str) else type(e).__module__ for e in extensions]
         files = [config.root / name for name in CONFIG_FILES]
         files += [config.docs_dir / site.glossary.source] if site.glossary else []
         self.environment = environment(names, files)
@@ -197,7 +217,7 @@ class _Converter:
 
     def page(self, lesson: Lesson) -> Converted | None:
         """``lesson`` converted (None, its problems in the outcome, when it cannot be)."""
-        site, url = self.site, self.site.config.page_url(lesson.path)
+        site, url = self.site, self.config.page_url(lesson.path)
         result = self._result(lesson)
         key = key_of(self.environment, self.site_key, lesson.path, url, lesson.text, result)
         if result is not None and (known := self.records.get(key)) is not None:
@@ -236,159 +256,115 @@ class _Converter:
         result = engine.result(program, lesson.where, text)
         return result_digest(result) if result.ok else None
 
+    def print_page(self, path: list[str], outputs: Mapping[str, bytes]) -> tuple[bytes, dict]:
+        """The print page's file from the path's converted pages, and the path's record."""
+        site, config, converted = self.site, self.config, self.converted
+
+        def lesson(src: str, page: Converted) -> PathLesson:
+            return PathLesson(src, page.title, page.url, config.site_links(page.content, src))
+
+        lessons = [lesson(p, converted[p]) for p in path if p in converted]
+        words = None
+        if site.glossary and (name := site.glossary.page) in outputs:
+            page = self.page(Lesson.from_text(outputs[name].decode(), name, site.where(name)))
+            words = lesson(name, page) if page else None
+        print_url = config.page_url(PRINT_PAGE)
+        html = print_html(lessons, words, config.site_url, print_url)
+        return print_page_file(html).encode(), path_record(lessons, print_url)
+
+    def outputs(self, lessons: list[Lesson]) -> dict[str, bytes]:
+        """Every output's bytes by its path in docs/ (but the print page's)."""
+        site, config, engine = self.site, self.config, self.site.engine
+        outputs = {name: bundle(kind) for kind, name in config.assets().items()}
+        if glossary := site.glossary:  # "used on" lists link each page as Markdown does
+            here = posixpath.dirname(glossary.page) or "."
+            shown = [(page.title, path, page.html) for path, page in self.converted.items()]
+            text, unused = finish_page(
+                glossary.glossary,
+                glossary.page_markdown(),
+                shown,
+                lambda p: posixpath.relpath(p, here),
+            )
+            (self.outcome.problems if glossary.unused == "warn" else self.outcome.notes).extend(
+                unused
+            )
+            outputs[glossary.page] = (GLOSSARY_FRONT_MATTER + text).encode()
+        for lesson in lessons:
+            if lesson.path in site.sources:  # a notebook lesson: the page Zensical makes of it
+                outputs[lesson.path] = lesson.text.encode()
+            if not wants_notebook(lesson) or (page := self.converted.get(lesson.path)) is None:
+                continue
+            name = notebook_path(lesson)
+            if os.path.lexists(config.docs_dir / name) and not is_prepared(config.docs_dir, name):
+                self.outcome.problems.append(clash(lesson))
+                continue
+            result = engine.result(lesson.program, lesson.where, lesson.text) if engine else None
+            url = config.canonical_url(page.url) if config.site_url else ""
+            try:
+                outputs[name] = page_notebook_bytes(
+                    lesson, result, title=page.title, url=url, root=config.root
+                )
+            except LessonError as error:
+                self.outcome.problems += error.problems
+        return outputs
+
+    def clashes(self, outputs: Iterable[str]) -> list[Problem]:
+        """An error for each output a file of the site's own holds (a notebook's: with its page)
+        or whose path leaves docs/, and for a manifest that is not a file."""
+        docs, where, problems = self.config.docs_dir, self.site.where, []
+        for name in outputs:
+            if not inside(docs, name):
+                message = (
+                    f"lessonkit prepare makes {name}, but that path leads out of the docs folder"
+                )
+                hint = "replace the symlink on the way with a folder"
+                problems.append(Problem(message, hint=hint, path=where(name)))
+            elif name.endswith(".ipynb") or not os.path.lexists(docs / name):
+                continue
+            elif not is_prepared(docs, name):  # by its mark, whatever name it was found by
+                problems.append(taken(name, where(name)))
+        manifest = docs / MANIFEST
+        if os.path.lexists(manifest) and (manifest.is_symlink() or not manifest.is_file()):
+            message = "lessonkit prepare writes its manifest here, but it is not a file"
+            hint = "remove it (lessonkit prepare makes it again)"
+            problems.append(Problem(message, hint=hint, path=where(MANIFEST)))
+        return problems
+
+    def write(self, outputs: Mapping[str, bytes], old: Collection[str]) -> None:
+        """Write each changed output, marked; remove prepare's files no longer made, unless an
+        output is that file by another name (a symlinked folder, a case-insensitive disk)."""
+        docs, outcome = self.config.docs_dir, self.outcome
+        for name, data in sorted(outputs.items()):
+            path, data = docs / name, mark(name, data)
+            with suppress(OSError):
+                if path.read_bytes() == data:
+                    continue
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(path, data)
+            except OSError as error:
+                message = f"lessonkit prepare cannot write {name}: {error.strerror or error}"
+                hint = "make room on the disk (or fix the folder's permissions), then run it again"
+                raise LessonError(
+                    [Problem(message, hint=hint, path=self.site.where(name))]
+                ) from None
+            outcome.written.append(name)
+        made = {_identity(docs / name) for name in outputs}
+        for name in sorted(set(old) - set(outputs)):
+            path = docs / name
+            if is_prepared(docs, name) and _identity(path) not in made:
+                with suppress(OSError):
+                    path.unlink()
+                    outcome.removed.append(name)
+            with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
+                for parent in path.relative_to(docs).parents[:-1]:
+                    (docs / parent).rmdir()
+
 
 def _named(value: object) -> str:
     """An extension option that is a Python object (``!!python/name:``), by its name."""
     name = getattr(value, "__qualname__", type(value).__name__)
     return f"{getattr(value, '__module__', '')}.{name}"
-
-
-def _print_page(
-    site: Site,
-    converter: _Converter,
-    path: list[str],
-    converted: Mapping[str, Converted],
-    outputs: Mapping[str, bytes],
-) -> tuple[bytes, dict[str, Any]]:
-    """The print page's file from the path's converted pages, and the path's record."""
-    config = site.config
-
-    def lesson(src: str, page: Converted) -> PathLesson:
-        return PathLesson(src, page.title, page.url, config.site_links(page.content, src))
-
-    lessons = [lesson(p, converted[p]) for p in path if p in converted]
-    words = None
-    if site.glossary and site.glossary.page in outputs:
-        name = site.glossary.page
-        text = outputs[name].decode()
-        page = converter.page(Lesson.from_text(text, name, site.where(name)))
-        words = lesson(name, page) if page else None
-    print_url = config.page_url(PRINT_PAGE)
-    html = print_html(lessons, words, config.site_url, print_url)
-    return print_page_file(html).encode(), path_record(lessons, print_url)
-
-
-def _read_all(site: Site, paths: list[str], outcome: Outcome) -> list[Lesson]:
-    lessons = []
-    for path in paths:
-        try:
-            lessons.append(site.read(path))
-        except LessonError as error:
-            outcome.problems += error.problems
-    return lessons
-
-
-def _output_names(site: Site, lessons: list[Lesson], path: list[str]) -> set[str]:
-    names = {*site.config.assets().values(), *([site.glossary.page] if site.glossary else [])}
-    names |= {notebook_path(lesson) for lesson in lessons if wants_notebook(lesson)}
-    return names | ({PRINT_PAGE} if path else set())
-
-
-def _outputs(
-    site: Site,
-    lessons: list[Lesson],
-    converted: Mapping[str, Converted],
-    outcome: Outcome,
-) -> dict[str, bytes]:
-    """Every output's bytes by its path in docs/ (but the print page's)."""
-    config = site.config
-    outputs = {name: bundle(kind) for kind, name in config.assets().items()}
-    if site.glossary:
-        outputs[site.glossary.page] = _glossary_page(site, converted, outcome)
-    for lesson in lessons:
-        if lesson.path in site.sources:  # a notebook lesson: the page Zensical makes of it
-            outputs[lesson.path] = lesson.text.encode()
-        if not wants_notebook(lesson) or lesson.path not in converted:
-            continue
-        name = notebook_path(lesson)
-        if os.path.lexists(config.docs_dir / name) and not is_prepared(config.docs_dir, name):
-            outcome.problems.append(clash(lesson))
-            continue
-        title, url = converted[lesson.path].title, converted[lesson.path].url
-        engine = site.engine
-        result = engine.result(lesson.program, lesson.where, lesson.text) if engine else None
-        canonical = config.canonical_url(url) if config.site_url else ""
-        try:
-            outputs[name] = page_notebook_bytes(
-                lesson, result, title=title, url=canonical, root=config.root
-            )
-        except LessonError as error:
-            outcome.problems += error.problems
-    return outputs
-
-
-def _clashes(site: Site, outputs: Iterable[str]) -> list[Problem]:
-    """An error for each output a file of the site's own holds (a notebook's: with its page) or
-    whose path leaves docs/, and for a manifest that is not a file."""
-    docs, problems = site.config.docs_dir, []
-    for name in outputs:
-        if not inside(docs, name):
-            message = f"lessonkit prepare makes {name}, but that path leads out of the docs folder"
-            hint = "replace the symlink on the way with a folder"
-            problems.append(Problem(message, hint=hint, path=site.where(name)))
-        elif name.endswith(".ipynb") or not os.path.lexists(docs / name):
-            continue
-        elif not is_prepared(docs, name):  # by its mark, whatever name it was found by
-            problems.append(taken(name, site.where(name)))
-    manifest = docs / MANIFEST
-    if os.path.lexists(manifest) and (manifest.is_symlink() or not manifest.is_file()):
-        message = "lessonkit prepare writes its manifest here, but it is not a file"
-        hint = "remove it (lessonkit prepare makes it again)"
-        problems.append(Problem(message, hint=hint, path=site.where(MANIFEST)))
-    return problems
-
-
-FRONT_MATTER = """\
----
-title: Glossary
-description: Short definitions of the words the lessons use, and the pages that use them.
----
-
-"""
-
-
-def _glossary_page(site: Site, converted: Mapping[str, Converted], outcome: Outcome) -> bytes:
-    """The glossary page's Markdown, its "used on" lists linking each page as Markdown does."""
-    glossary = site.glossary
-    assert glossary is not None
-    here = posixpath.dirname(glossary.page) or "."
-    shown = [(page.title, path, page.html) for path, page in converted.items()]
-    text, unused = finish_page(
-        glossary.glossary, glossary.page_markdown(), shown, lambda p: posixpath.relpath(p, here)
-    )
-    (outcome.problems if glossary.unused == "warn" else outcome.notes).extend(unused)
-    return (FRONT_MATTER + text).encode()
-
-
-def _write(
-    site: Site, outputs: Mapping[str, bytes], old: Collection[str], outcome: Outcome
-) -> None:
-    """Write each changed output, marked; remove prepare's files no longer made, unless an output
-    is that file by another name (a symlinked folder, a case-insensitive disk)."""
-    docs = site.config.docs_dir
-    for name, data in sorted(outputs.items()):
-        path, data = docs / name, mark(name, data)
-        with suppress(OSError):
-            if path.read_bytes() == data:
-                continue
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, data)
-        except OSError as error:
-            message = f"lessonkit prepare cannot write {name}: {error.strerror or error}"
-            hint = "make room on the disk (or fix the folder's permissions), then run it again"
-            raise LessonError([Problem(message, hint=hint, path=site.where(name))]) from None
-        outcome.written.append(name)
-    made = {_identity(docs / name) for name in outputs}
-    for name in sorted(set(old) - set(outputs)):
-        path = docs / name
-        if is_prepared(docs, name) and _identity(path) not in made:
-            with suppress(OSError):
-                path.unlink()
-                outcome.removed.append(name)
-        with suppress(OSError):  # an emptied folder goes too (not the docs folder itself)
-            for parent in path.relative_to(docs).parents[:-1]:
-                (docs / parent).rmdir()
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
