@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -75,22 +75,30 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage(f"lessonkit check: no {CONFIG_NAME} here or above; name the files to check")
     if missing := [p for p in paths if not p.exists()]:
         return _usage(f"lessonkit check: no such file or folder: {missing[0]}")
-    site: list[Problem] = []
+    prepared, site, options = _prepared(project), [], {}  # options: the site's, if any
     if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
-        docs, prepared = project.docs_dir, prepared_files(project.docs_dir)
-        paths = [p for p in markdown_files(paths) if p not in {docs / name for name in prepared}]
+        paths = [p for p in markdown_files(paths) if p not in set(prepared)]
+        docs, config = project.docs_dir, project.config
         if not args.paths:  # the whole site: what its build finds in its files as a whole
-            site = _site_problems(project, prepared)
-    report = check_files(
-        paths,
-        docs_dir=project.docs_dir if project else None,
-        glossary=project.glossary if project else None,
-        virtual_pages=project.virtual_pages if project else (),
-        display=_display,
-        settings=project.settings if project else None,
-        markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
-        generated=_prepared(project),
-    )
+            nav = (entry for entry, _ in nav_order(config.get("nav")))
+            directory_urls = config.get("use_directory_urls", True) is not False
+            names = [p.relative_to(docs).as_posix() for p in prepared]
+            site = site_problems(
+                docs,
+                nav,
+                names,
+                project.virtual_pages,
+                lambda path: _display(docs / path),
+                lambda path: page_url(path, directory_urls),
+            )[1]
+        options = {
+            "docs_dir": docs,
+            "glossary": project.glossary,
+            "virtual_pages": project.virtual_pages,
+            "settings": project.settings,
+            "markdown": MarkdownSetup.of(*extensions_of(config)),
+        }
+    report = check_files(paths, display=_display, generated=prepared, **options)
     report.problems[:0] = site
     for problem in report.problems:
         print(problem.format())
@@ -98,27 +106,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(note)  # once, not a warning: a page shows what the build computes
     seconds = time.perf_counter() - started
     files = f"{report.files} file{'s' * (report.files != 1)}"
-    print(
-        f"lessonkit check: {files}, {report.errors} error(s), {report.warnings} warning(s) "
-        f"in {seconds:.2f} s",
-        file=sys.stderr,
-    )
+    summary = f"{report.errors} error(s), {report.warnings} warning(s) in {seconds:.2f} s"
+    print(f"lessonkit check: {files}, {summary}", file=sys.stderr)
     return 1 if report.errors else 0
-
-
-def _site_problems(project: Project, prepared: Collection[str]) -> list[Problem]:
-    docs, config = project.docs_dir, project.config
-    nav = (entry for entry, _ in nav_order(config.get("nav")))
-    directory_urls = config.get("use_directory_urls", True) is not False
-    _, problems = site_problems(
-        docs,
-        nav,
-        prepared,
-        project.virtual_pages,
-        lambda path: _display(docs / path),
-        lambda path: page_url(path, directory_urls),
-    )
-    return problems
 
 
 def _prepared(project: Project | None) -> list[Path]:
