@@ -10,7 +10,6 @@ from xml.etree.ElementTree import Element
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
 
 from lessonkit import resources
 from lessonkit.core.page import Page as Lesson
@@ -74,9 +73,10 @@ class LessonPage(Extension):
         self.execute: ExecuteExtension | None = None
         self.content = ""  # once converted, as MkDocs' page.content
         self.as_written = True  # no other extension changed the Markdown
+        self.figures: list[str] = []  # cut out of the stashed HTML while the host reads it
 
     def extendMarkdown(self, md: Markdown) -> None:
-        site, lesson = self.site, self.lesson
+        site, lesson, self.md = self.site, self.lesson, md
         if self.is_lesson:
             problems = site.check(lesson, self.generated)
             if errors := [p for p in problems if p.severity == "error"]:
@@ -91,9 +91,9 @@ class LessonPage(Extension):
             features.append(glossary)
         md.registerExtensions(features, {})
         # Before whitespace normalisation (30): the Markdown as the host gave it.
-        md.preprocessors.register(_PagePreprocessor(md, self), "lessonkit_page", 31)
+        md.preprocessors.register(_Hook(md, self._preprocess), "lessonkit_page", 31)
         # Last: figures leave the HTML while Zensical's search index reads it; _finish restores.
-        md.treeprocessors.register(_CutFigures(md), "lessonkit_cut_figures", -100)
+        md.treeprocessors.register(_Hook(md, self._cut_figures), "lessonkit_cut_figures", -100)
         convert = md.convert
 
         def converted(source: str) -> str:
@@ -118,9 +118,8 @@ class LessonPage(Extension):
 
     def _finish(self, md: Markdown, html: str) -> str:
         """The page with its figures back, its notebook download, report box and path data."""
-        figures = md.treeprocessors["lessonkit_cut_figures"].figures
-        if figures:
-            html = figure_slots.restore(html, figures, self.lesson.where)
+        if self.figures:
+            html = figure_slots.restore(html, self.figures, self.lesson.where)
         lesson = self.lesson
         if lesson.origins is not None and self.is_lesson:  # a notebook lesson: what the build ran
             href = download_href(notebook_path(lesson), self.url)
@@ -138,6 +137,30 @@ class LessonPage(Extension):
             html += progress_script(self.path, root_of(self.url))
         return html
 
+    def _preprocess(self, lines: list[str]) -> list[str]:
+        lesson = self.lesson
+        if not self.is_lesson:
+            return lines
+        given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
+        self.as_written = lesson.origins is not None or as_written(given, lesson)
+        body = lesson.body if self.as_written else given
+        final = body + resources.section(lesson)
+        if lesson.path == HOME and PRINT_PAGE in self.generated:  # the path has a print page
+            final += home_link()
+        engine = self.site.engine
+        if self.execute is not None and engine is not None:
+            program, text = lesson.program_of(body)
+            self.execute.prepare(final, program, engine.result(program, lesson.where, text))
+        return final.split("\n")
+
+    def _cut_figures(self, root: Element) -> None:
+        self.figures = []
+        blocks = self.md.htmlStash.rawHtmlBlocks
+        for number, block in enumerate(blocks):
+            if isinstance(block, str) and block.startswith('<figure class="lk-figure">'):
+                blocks[number], found = figure_slots.cut(block, first=len(self.figures))
+                self.figures += found
+
 
 def as_written(given: str, lesson: Lesson) -> bool:
     """Whether ``given`` is the page's own body (newlines aside).
@@ -149,39 +172,12 @@ def as_written(given: str, lesson: Lesson) -> bool:
     return given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
 
 
-class _PagePreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, page: LessonPage) -> None:
+class _Hook(Preprocessor):
+    """A pre- or tree-processor that calls ``call``."""
+
+    def __init__(self, md: Markdown, call: Callable[[Any], Any]) -> None:
         super().__init__(md)
-        self.page = page
+        self.call = call
 
-    def run(self, lines: list[str]) -> list[str]:
-        page, lesson = self.page, self.page.lesson
-        if not page.is_lesson:
-            return lines
-        given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
-        page.as_written = lesson.origins is not None or as_written(given, lesson)
-        body = lesson.body if page.as_written else given
-        final = body + resources.section(lesson)
-        if lesson.path == HOME and PRINT_PAGE in page.generated:  # the path has a print page
-            final += home_link()
-        engine = page.site.engine
-        if page.execute is not None and engine is not None:
-            program, text = lesson.program_of(body)
-            page.execute.prepare(final, program, engine.result(program, lesson.where, text))
-        return final.split("\n")
-
-
-class _CutFigures(Treeprocessor):
-    """Takes each figure's SVG out of the stashed HTML."""
-
-    def __init__(self, md: Markdown) -> None:
-        super().__init__(md)
-        self.figures: list[str] = []
-
-    def run(self, root: Element) -> None:
-        self.figures = []
-        blocks = self.md.htmlStash.rawHtmlBlocks
-        for number, block in enumerate(blocks):
-            if isinstance(block, str) and block.startswith('<figure class="lk-figure">'):
-                blocks[number], found = figure_slots.cut(block, first=len(self.figures))
-                self.figures += found
+    def run(self, given: Any) -> Any:
+        return self.call(given)

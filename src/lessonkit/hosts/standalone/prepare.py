@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 from markdown import Markdown
+from yaml_env_tag import construct_env_tag
 
 from lessonkit.assets.bundle import bundle
 from lessonkit.checks.files import site_problems
@@ -379,15 +380,6 @@ class _Loader(yaml.SafeLoader):
     """``mkdocs.yml`` as its hosts read it: ``!ENV`` and ``!!python/name:`` resolved."""
 
 
-def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    """MkDocs' ``!ENV NAME`` or ``!ENV [NAME, OTHER, default]``."""
-    if isinstance(node, yaml.ScalarNode):
-        names, default = [loader.construct_scalar(node)], None
-    else:
-        *names, default = loader.construct_sequence(node)  # type: ignore[arg-type]
-    return next((os.environ[n] for n in names if n in os.environ), default)
-
-
 def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     module, _, attribute = suffix.rpartition(".")
     try:
@@ -398,7 +390,7 @@ def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
         ) from None
 
 
-_Loader.add_constructor("!ENV", _env)
+_Loader.add_constructor("!ENV", construct_env_tag)  # as MkDocs reads it
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", _python_name)
 _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
