@@ -87,8 +87,8 @@ class LessonPage(Extension):
         if site.engine and self.is_lesson:
             self.execute = ExecuteExtension(engine=site.engine)
             features.append(self.execute)
-        if glossary := site.glossary_extension(lesson.path):
-            features.append(glossary)
+        if glossary := site.glossary:  # linking to the glossary page relatively
+            features.append(glossary.extension(href=glossary.link_from(lesson.path) + "#{id}"))
         md.registerExtensions(features, {})
         # Before whitespace normalisation (30): the Markdown as the host gave it.
         md.preprocessors.register(_Hook(md, self._preprocess), "lessonkit_page", 31)

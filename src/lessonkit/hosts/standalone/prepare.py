@@ -198,13 +198,8 @@ class _Run:
         made: set[str],
         outcome: Outcome,
     ) -> None:
-        self.site, self.config, self.extensions, self.configs = (
-            site,
-            site.config,
-            extensions,
-            dict(configs),
-        )
-        self.made, self.outcome = made, outcome
+        self.site, self.config, self.made, self.outcome = site, site.config, made, outcome
+        self.extensions, self.configs = extensions, dict(configs)
         self.converted: dict[str, Converted] = {}
         config = site.config
         self.cache = config.root / config.settings.cache_dir

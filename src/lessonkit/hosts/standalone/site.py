@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from markdown import Extension
-
 from lessonkit.checks.files import page_url
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.checks.recipe import Context, check_page
@@ -184,12 +182,6 @@ class Site:
         if self.engine:
             context.ran = self.engine.ran
         return check_page(lesson, context)
-
-    def glossary_extension(self, page_path: str) -> Extension | None:
-        """The glossary's extension for a page, linking to the glossary page relatively."""
-        if not self.glossary:
-            return None
-        return self.glossary.extension(href=self.glossary.link_from(page_path) + "#{id}")
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers; ``prune``: the cache keeps only what this run used."""
