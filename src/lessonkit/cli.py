@@ -1,12 +1,5 @@
-"""The ``lessonkit`` command: ``init`` makes a site, ``new`` a lesson, ``check`` checks lessons,
-``prepare`` writes what a host without plugins (Zensical) needs before it builds, ``strip``
-removes the outputs stored in notebook lessons, ``notebook`` writes a Markdown lesson's
-notebook twin.
-
-Each finds the site from ``mkdocs.yml`` in the current folder or a parent (or ``-f FILE``).
-``check`` prints each problem as ``file:line: error: message`` with a hint, then a summary, and
-exits 1 if any error was found (warnings alone exit 0).
-"""
+"""The ``lessonkit`` command (``init``, ``new``, ``check``, ``prepare``, ``strip``, ``notebook``):
+each finds the site's ``mkdocs.yml`` here or above (or ``-f FILE``); every error is one line."""
 
 from __future__ import annotations
 
@@ -14,7 +7,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -30,7 +23,7 @@ from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_le
 
 
 def _display(path: Path) -> str:
-    """``path`` relative to the current folder when it is below it, as editors expect."""
+    """``path`` relative to the current folder, as editors expect."""
     try:
         return os.path.relpath(path)
     except ValueError:  # another drive on Windows
@@ -38,8 +31,7 @@ def _display(path: Path) -> str:
 
 
 def _project(config: str | None) -> Project | None:
-    """The site of ``mkdocs.yml`` (``-f``, or found from here up); LessonError, naming the file
-    (and line), when it cannot be read."""
+    """The site of ``mkdocs.yml`` (``-f``, or found from here up); LessonError if unreadable."""
     if config is None:
         here = Path.cwd().resolve()
         found = (folder / CONFIG_NAME for folder in (here, *here.parents))
@@ -67,6 +59,11 @@ def _error(message: str, hint: str, where: str, line: int | None = None) -> Less
     return LessonError([Problem(message, hint=hint, path=where, line=line)])
 
 
+def _usage(message: str, code: int = 2) -> int:
+    print(message, file=sys.stderr)
+    return code
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     project = _project(args.config_file)
@@ -75,31 +72,33 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif project is not None:
         paths = [project.docs_dir]
     else:
-        print(
-            f"lessonkit check: no {CONFIG_NAME} here or above; name the files to check",
-            file=sys.stderr,
-        )
-        return 2
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        print(f"lessonkit check: no such file or folder: {missing[0]}", file=sys.stderr)
-        return 2
-    site: list[Problem] = []
+        return _usage(f"lessonkit check: no {CONFIG_NAME} here or above; name the files to check")
+    if missing := [p for p in paths if not p.exists()]:
+        return _usage(f"lessonkit check: no such file or folder: {missing[0]}")
+    prepared, site, options = _prepared(project), [], {}  # options: the site's, if any
     if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
-        docs, prepared = project.docs_dir, prepared_files(project.docs_dir)
-        paths = [p for p in markdown_files(paths) if p not in {docs / name for name in prepared}]
+        paths = [p for p in markdown_files(paths) if p not in set(prepared)]
+        docs, config = project.docs_dir, project.config
         if not args.paths:  # the whole site: what its build finds in its files as a whole
-            site = _site_problems(project, prepared)
-    report = check_files(
-        paths,
-        docs_dir=project.docs_dir if project else None,
-        glossary=project.glossary if project else None,
-        virtual_pages=project.virtual_pages if project else (),
-        display=_display,
-        settings=project.settings if project else None,
-        markdown=MarkdownSetup.of(*extensions_of(project.config)) if project else None,
-        generated=_prepared(project),
-    )
+            nav = (entry for entry, _ in nav_order(config.get("nav")))
+            directory_urls = config.get("use_directory_urls", True) is not False
+            names = [p.relative_to(docs).as_posix() for p in prepared]
+            site = site_problems(
+                docs,
+                nav,
+                names,
+                project.virtual_pages,
+                lambda path: _display(docs / path),
+                lambda path: page_url(path, directory_urls),
+            )[1]
+        options = {
+            "docs_dir": docs,
+            "glossary": project.glossary,
+            "virtual_pages": project.virtual_pages,
+            "settings": project.settings,
+            "markdown": MarkdownSetup.of(*extensions_of(config)),
+        }
+    report = check_files(paths, display=_display, generated=prepared, **options)
     report.problems[:0] = site
     for problem in report.problems:
         print(problem.format())
@@ -107,55 +106,30 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(note)  # once, not a warning: a page shows what the build computes
     seconds = time.perf_counter() - started
     files = f"{report.files} file{'s' * (report.files != 1)}"
-    print(
-        f"lessonkit check: {files}, {report.errors} error(s), {report.warnings} warning(s) "
-        f"in {seconds:.2f} s",
-        file=sys.stderr,
-    )
+    summary = f"{report.errors} error(s), {report.warnings} warning(s) in {seconds:.2f} s"
+    print(f"lessonkit check: {files}, {summary}", file=sys.stderr)
     return 1 if report.errors else 0
 
 
-def _site_problems(project: Project, prepared: Collection[str]) -> list[Problem]:
-    """:func:`~lessonkit.checks.files.site_problems` of the project's site."""
-    docs, config = project.docs_dir, project.config
-    nav = (entry for entry, _ in nav_order(config.get("nav")))
-    directory_urls = config.get("use_directory_urls", True) is not False
-    _, problems = site_problems(
-        docs,
-        nav,
-        prepared,
-        project.virtual_pages,
-        lambda path: _display(docs / path),
-        lambda path: page_url(path, directory_urls),
-    )
-    return problems
-
-
 def _prepared(project: Project | None) -> list[Path]:
-    """What ``lessonkit prepare`` wrote into the site's docs (not lessons)."""
+    """What ``lessonkit prepare`` wrote into the site's docs."""
     if project is None:
         return []
     return [project.docs_dir / name for name in prepared_files(project.docs_dir)]
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
-    """Write the site-level outputs a host without plugins needs (Zensical) into the docs."""
     from lessonkit.hosts.standalone.prepare import prepare_project
 
     started = time.perf_counter()
-    project = _project(args.config_file)
-    if project is None:
-        print(f"lessonkit prepare: no {CONFIG_NAME} here or above", file=sys.stderr)
-        return 2
+    if (project := _project(args.config_file)) is None:
+        return _usage(f"lessonkit prepare: no {CONFIG_NAME} here or above")
     outcome = prepare_project(project)
     for problem in outcome.notes + outcome.problems:
         print(problem.format(), file=sys.stderr)
     seconds = time.perf_counter() - started
-    done = (
-        f"{len(outcome.written)} file(s) written, {len(outcome.removed)} removed"
-        if not outcome.errors
-        else "nothing written"
-    )
+    done = f"{len(outcome.written)} file(s) written, {len(outcome.removed)} removed"
+    done = "nothing written" if outcome.errors else done
     print(
         f"lessonkit prepare: {outcome.pages} page(s), {outcome.ran} ran; "
         f"{outcome.converted} converted; {done}; "
@@ -166,17 +140,13 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
 
 def cmd_strip(args: argparse.Namespace) -> int:
-    """Remove the outputs stored in notebook lessons (the build never shows them)."""
     from lessonkit.notebooks.lesson import lesson_files
     from lessonkit.notebooks.twin import strip_outputs
 
     project = _project(args.config_file)
     paths = [Path(p) for p in args.paths] or ([project.docs_dir] if project else [])
     if not paths:
-        print(
-            f"lessonkit strip: no {CONFIG_NAME} here or above; name the notebooks", file=sys.stderr
-        )
-        return 2
+        return _usage(f"lessonkit strip: no {CONFIG_NAME} here or above; name the notebooks")
     made = {p.resolve() for p in _prepared(project)}  # the downloads prepare wrote: not lessons
     found = [f for p in paths for f in (lesson_files(p) if p.is_dir() else [p])]
     notebooks = [f for f in found if f.resolve() not in made]
@@ -195,7 +165,6 @@ def cmd_strip(args: argparse.Namespace) -> int:
 
 
 def cmd_notebook(args: argparse.Namespace) -> int:
-    """Write the notebook twin of a Markdown lesson."""
     from lessonkit.notebooks.twin import markdown_notebook
     from lessonkit.notebooks.writer import notebook_bytes
 
@@ -205,10 +174,7 @@ def cmd_notebook(args: argparse.Namespace) -> int:
         raise _error("no such file", hint, _display(source))
     target = Path(args.output) if args.output else source.with_suffix(".ipynb")
     if target.exists() and not args.force:
-        print(
-            f"lessonkit notebook: {_display(target)} exists (--force replaces it)", file=sys.stderr
-        )
-        return 1
+        return _usage(f"lessonkit notebook: {_display(target)} exists (--force replaces it)", 1)
     notebook = markdown_notebook(source.read_text(encoding="utf-8-sig"), _display(source))
     target.write_bytes(notebook_bytes(notebook))
     print(f"Wrote {_display(target)}; remove {_display(source)} if it takes its place in docs/")
@@ -216,24 +182,19 @@ def cmd_notebook(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    project = _project(args.config_file)
-    if project is None:
-        print(
-            f"lessonkit new: no {CONFIG_NAME} here or above; run it in the site's folder",
-            file=sys.stderr,
+    if (project := _project(args.config_file)) is None:
+        return _usage(
+            f"lessonkit new: no {CONFIG_NAME} here or above; run it in the site's folder", 1
         )
-        return 1
     try:
         path, in_nav = new_lesson(
             project.config_file, project.docs_dir, args.slug, args.title, args.section
         )
     except ScaffoldError as error:
-        print(f"lessonkit new: error: {error}", file=sys.stderr)
-        return 1
+        return _usage(f"lessonkit new: error: {error}", 1)
     print(f"Created {_display(path)}" + (f", listed in nav in {CONFIG_NAME}" if in_nav else ""))
-    print(
-        f"Preview it with: {_preview(project.config_file.parent)}    Check it with: lessonkit check"
-    )
+    preview = _preview(project.config_file.parent)
+    print(f"Preview it with: {preview}    Check it with: lessonkit check")
     return 0
 
 
@@ -241,11 +202,8 @@ def _preview(root: Path) -> str:
     """The site's own live-preview command: its scripts/build if it has one, else MkDocs'."""
     if (root / "scripts" / "build").is_file():
         return "scripts/build --serve"
-    return (
-        "mkdocs serve --dirty"
-        if root.resolve() == Path.cwd().resolve()
-        else f"mkdocs serve --dirty -f {_display(root / CONFIG_NAME)}"
-    )
+    here = root.resolve() == Path.cwd().resolve()
+    return "mkdocs serve --dirty" + ("" if here else f" -f {_display(root / CONFIG_NAME)}")
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -254,8 +212,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     try:
         init_site(folder, name, repo_url=args.repo_url, site_url=args.site_url)
     except ScaffoldError as error:
-        print(f"lessonkit init: error: {error}", file=sys.stderr)
-        return 1
+        return _usage(f"lessonkit init: error: {error}", 1)
     shown = _display(folder)
     print(f"Created a lesson site in {shown}. Next:")
     print(f"  cd {shown}")
@@ -266,55 +223,45 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The command line: ``lessonkit {init,new,check,prepare,strip,notebook}``."""
-    main_parser = argparse.ArgumentParser(
+    top = argparse.ArgumentParser(
         prog="lessonkit", description="Write and check lessons for a lessonkit site."
     )
-    main_parser.add_argument(
+    top.add_argument(
         "-f", "--config-file", help=f"the site's {CONFIG_NAME} (default: found from here up)"
     )
-    commands = main_parser.add_subparsers(dest="command", required=True)
+    commands = top.add_subparsers(dest="command", required=True)
 
-    new = commands.add_parser("new", help="create a lesson from the template and list it in nav")
+    def command(name: str, run: object, about: str) -> argparse.ArgumentParser:
+        made = commands.add_parser(name, help=about)
+        made.set_defaults(run=run)
+        return made
+
+    new = command("new", cmd_new, "create a lesson from the template and list it in nav")
     new.add_argument("slug", help="the page's file name without .md, e.g. positional-encoding")
     new.add_argument("--title", help="the lesson's title (default: from the slug)")
-    new.add_argument(
-        "--section", default=DEFAULT_SECTION, help=f"nav section to add it to ({DEFAULT_SECTION})"
-    )
-    new.set_defaults(run=cmd_new)
-
-    init = commands.add_parser("init", help="create a working lesson site in a new folder")
+    new.add_argument("--section", default=DEFAULT_SECTION, help=f"nav section ({DEFAULT_SECTION})")
+    init = command("init", cmd_init, "create a working lesson site in a new folder")
     init.add_argument("folder", help="where to create it (a new or empty folder)")
     init.add_argument("--name", help="the site's name (default: from the folder's name)")
     init.add_argument("--repo-url", help="its GitHub repository (pages get report links)")
     init.add_argument("--site-url", help="where it will be published")
-    init.set_defaults(run=cmd_init)
-
-    check = commands.add_parser("check", help="check lessons without building the site")
+    check = command("check", cmd_check, "check lessons without building the site")
     check.add_argument("paths", nargs="*", help="files or folders (default: the docs folder)")
-    check.set_defaults(run=cmd_check)
-
-    prepare = commands.add_parser(
-        "prepare",
-        help="before a host without plugins builds (Zensical): run every page, write the "
-        "glossary page, the print page, notebooks and lessonkit's CSS and JS into the docs folder",
+    about = "before a host without plugins builds (Zensical): run every page, write the glossary"
+    about += " page, the print page, notebooks and lessonkit's CSS and JS into the docs folder"
+    command("prepare", cmd_prepare, about).add_argument(
+        "--strict", action="store_true", help="fail on warnings too"
     )
-    prepare.add_argument("--strict", action="store_true", help="fail on warnings too")
-    prepare.set_defaults(run=cmd_prepare)
-
-    strip = commands.add_parser(
-        "strip", help="remove the outputs stored in notebook lessons (the build never shows them)"
-    )
+    about = "remove the outputs stored in notebook lessons (the build never shows them)"
+    strip = command("strip", cmd_strip, about)
     strip.add_argument("paths", nargs="*", help="notebooks or folders (default: the docs folder)")
-    strip.set_defaults(run=cmd_strip)
-
-    notebook = commands.add_parser(
-        "notebook", help="write the notebook (.ipynb) twin of a Markdown lesson"
+    notebook = command(
+        "notebook", cmd_notebook, "write the notebook (.ipynb) twin of a Markdown lesson"
     )
     notebook.add_argument("lesson", help="the Markdown lesson, e.g. docs/embeddings.md")
     notebook.add_argument("-o", "--output", help="where to write it (default: beside it, .ipynb)")
     notebook.add_argument("--force", action="store_true", help="replace an existing notebook")
-    notebook.set_defaults(run=cmd_notebook)
-    return main_parser
+    return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,9 +1,7 @@
-"""What ``lessonkit prepare`` made in the docs folder: files it can prove it wrote.
+"""The files ``lessonkit prepare`` wrote in docs/, proved by a mark each carries.
 
-Each such file carries a mark: ``lessonkit-prepare`` and the sha256 of the file with that
-digest zeroed. Only a regular file in the docs folder whose mark checks out is prepare's, so an
-author's file, or one they edited, is never removed, overwritten or left out; no path comes
-from the manifest, and a run stopped half-way is put right by the next.
+The mark is ``lessonkit-prepare`` and the sha256 of the file with that digest zeroed: an author's
+file, or one they edited, is never prepare's; no path comes from the manifest.
 """
 
 from __future__ import annotations
@@ -53,18 +51,18 @@ def mark(name: str, data: bytes) -> bytes:
         data = f"/* {_SAY}{stamp} */\n".encode() + data
     found = _MARK.search(data)
     assert found is not None
-    return data[: found.start(1)] + _digest(data).encode() + data[found.end(1) :]
+    return data[: found.start(1)] + _sha256(data).encode() + data[found.end(1) :]
 
 
 def is_marked(data: bytes) -> bool:
-    """Whether ``data`` carries a mark that checks out: prepare wrote it, and nobody changed it."""
+    """Whether ``data`` carries a mark that checks out (prepare wrote it, nobody changed it)."""
     found = _MARK.search(data)
     if found is None:
         return False
-    return _digest(data[: found.start(1)] + _ZERO + data[found.end(1) :]) == found[1].decode()
+    return _sha256(data[: found.start(1)] + _ZERO + data[found.end(1) :]) == found[1].decode()
 
 
-def _digest(data: bytes) -> str:
+def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
@@ -98,7 +96,7 @@ def is_prepared(docs_dir: Path, name: str) -> bool:
 
 @lru_cache(maxsize=512)
 def _marked(path: str, *_changed: int) -> bool:
-    """:func:`is_marked` for a file, once per version of it (a host asks for every page)."""
+    """:func:`is_marked`, once per version of a file (Zensical asks at every page: O(pages²))."""
     try:
         return is_marked(Path(path).read_bytes())
     except OSError:
@@ -106,7 +104,7 @@ def _marked(path: str, *_changed: int) -> bool:
 
 
 def prepared_files(docs_dir: Path) -> frozenset[str]:
-    """The files in ``docs_dir`` that prepare wrote, as paths in it (no symlinked folders)."""
+    """The files prepare wrote, as paths in ``docs_dir`` (no symlinked folders)."""
     found = []
     for folder, folders, files in os.walk(docs_dir):
         folders[:] = [f for f in folders if not f.startswith(".")]

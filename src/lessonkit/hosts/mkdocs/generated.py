@@ -1,9 +1,5 @@
-"""The files lessonkit adds to a MkDocs site: its assets, the glossary page, notebooks.
-
-MkDocs' own half of features whose logic lives in their packages: this module only makes
-MkDocs ``File`` objects and fills them from what :mod:`lessonkit.glossary.site` and
-:mod:`lessonkit.notebooks.site` compute.
-"""
+"""The files lessonkit adds to a MkDocs site (assets, glossary and print pages, notebooks), as
+MkDocs ``File`` objects filled from what the feature packages compute."""
 
 from __future__ import annotations
 
@@ -43,33 +39,31 @@ from lessonkit.path import (
     reading_order,
 )
 from lessonkit.path import Lesson as PathLesson
+from lessonkit.report.links import aside_html, page_report, section_headings
 
 
 def remove_prepared(files: Files, docs_dir: Path) -> None:
-    """Leave out what ``lessonkit prepare`` wrote into the docs (for a host without plugins):
-    the plugin makes those files itself, from this build."""
+    """Leave out what ``lessonkit prepare`` wrote: the plugin makes those files itself."""
     for name in prepared_files(docs_dir):
         if file := files.get_file_from_path(name):
             files.remove(file)
 
 
 def add_assets(files: Files, config: MkDocsConfig, folder: str) -> None:
-    """lessonkit's stylesheet and script, one file each, in ``folder`` of the site."""
+    """lessonkit's stylesheet and script, in ``folder`` of the site."""
     for kind in ("css", "js"):
         files.append(File.generated(config, f"{folder}/lessonkit.{kind}", content=bundle(kind)))
 
 
 def link_assets(config: MkDocsConfig, folder: str) -> None:
-    """Load lessonkit's stylesheet and script (in ``folder`` of the site) on every page, unless
-    the site lists them already (as a site built with Zensical too does)."""
+    """Load lessonkit's stylesheet and script on every page (unless the site lists them)."""
     for assets, kind in ((config.extra_css, "css"), (config.extra_javascript, "js")):
         if f"{folder}/lessonkit.{kind}" not in assets:
             assets.append(f"{folder}/lessonkit.{kind}")
 
 
 def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
-    """The YAML becomes a page (not a download), whose "edit" link points at the YAML; an error
-    where the site has a page of that name (never replaced)."""
+    """The glossary YAML becomes a page whose "edit" link points at it (never the site's own)."""
     _refuse_own(files, config, glossary.page)
     if yml := files.get_file_from_path(glossary.source):
         files.remove(yml)
@@ -81,8 +75,8 @@ def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary
 def finish_glossary_page(
     files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]] | None = None
 ) -> list[Problem]:
-    """Fill the converted glossary page's "used on" lists; return the unused-term warnings
-    (``terms``: how to find the term ids in a page's HTML, see ``pages_by_term``)."""
+    """Fill the glossary page's "used on" lists; return the unused-term warnings (``terms``:
+    the term ids in a page's HTML, see ``pages_by_term``)."""
     file = files.get_file_from_path(glossary.page)
     page = file.page if file else None
     pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
@@ -98,14 +92,14 @@ def finish_glossary_page(
 
 
 def link_glossary(html: str, page: MkDocsPage, files: Files, glossary: SiteGlossary | None) -> str:
-    """``html`` of ``page`` with its glossary marks linked to the glossary page, relatively."""
+    """``html`` with its glossary marks linked to the glossary page, relatively."""
     if glossary and (target := files.get_file_from_path(glossary.page)):
         return resolve_links(html, get_relative_url(target.url, page.url))
     return html
 
 
 def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) -> list[str]:
-    """The learning path's pages (see :mod:`lessonkit.path`); the print page if there are any."""
+    """The learning path's pages; the print page if there are any."""
     pages = (file.src_uri for file in files.documentation_pages())  # a site without a nav
     path = path_lessons(reading_order(nav_order(config.nav), pages), meta)
     if path:
@@ -115,8 +109,7 @@ def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) ->
 
 
 def _refuse_own(files: Files, config: MkDocsConfig, name: str) -> None:
-    """The error :func:`~lessonkit.core.prepared.taken` where the site has a file ``name`` of
-    its own (what ``lessonkit prepare`` wrote is out of ``files`` by now)."""
+    """The error :func:`~lessonkit.core.prepared.taken` where the site has its own ``name``."""
     if (file := files.get_file_from_path(name)) and not file.generated_by:
         root = Path(config.config_file_path or ".").parent
         report([taken(name, os.path.relpath(file.abs_src_path or name, root))])
@@ -170,19 +163,18 @@ class Notebooks:
         name = notebook_path(lesson)
         if files.get_file_from_path(name):
             raise LessonError([clash(lesson)])
-        else:
-            notebook = File.generated(config, name, content=b"")
+        notebook = File.generated(config, name, content=b"")
         self._files[lesson.path] = (lesson, notebook)
         files.append(notebook)
 
     def wants(self, src_uri: str) -> bool:
-        """Whether the page ``src_uri`` has a notebook to write (from its result)."""
+        """Whether the page ``src_uri`` has a notebook to write."""
         return src_uri in self._files
 
     def write(
         self, files: Files, result: Callable[[Lesson], PageResult | None], root: Path
     ) -> None:
-        """Write each notebook from its page's program and ``result`` (nothing runs again)."""
+        """Write each notebook from its page's program and ``result``."""
         for src_uri, (lesson, notebook) in self._files.items():
             file = files.get_file_from_path(src_uri)
             if file is None or file.page is None:  # another plugin took the page out
@@ -193,30 +185,12 @@ class Notebooks:
             notebook.content_bytes = mark(notebook.src_uri, made)  # as prepare writes it
 
     def download(self, html: str, page: MkDocsPage) -> str:
-        """A notebook lesson's page ends with its download button (a Markdown page that asks
-        for a notebook links to it in its own words)."""
+        """A notebook lesson's page ends with its download button."""
         found = self._files.get(page.file.src_uri)
         if not found or found[0].origins is None:
             return html
         url = get_relative_url(found[1].url, page.url)
         return html + download_html(url, download_name(found[0]))
-
-
-def place_after_content(output: str, content: str, html: str, page: MkDocsPage) -> str:
-    """``output`` (a page's final HTML) with ``html`` right after the page's content.
-
-    Any theme that shows ``page.content`` as it is (Material and MkDocs' own do) gets it; with
-    one that rewrites the content, it cannot be placed, and the build says so.
-    """
-    at = output.find(content) if content else -1
-    if at < 0:
-        message = "the theme does not show the page's content as rendered: no place for " + (
-            "its 'Report a mistake' links"
-        )
-        hint = "use a theme that renders {{ page.content }}, or remove repo_url from mkdocs.yml"
-        raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
-    end = at + len(content)
-    return output[:end] + html + output[end:]
 
 
 def finish_output(
@@ -226,20 +200,19 @@ def finish_output(
     lessons: list[PathLesson],
     figures: MutableMapping[str, list[str]],
 ) -> str:
-    """A page as written: its "Report a mistake" links after its content (when the site has a
-    ``repo_url``), the path's progress data, and its figures back in their slots."""
-    if config.repo_url:
-        output = add_report_links(output, page, config.repo_url)
+    """A page as written: report links after its content, the path's data, its figures back."""
+    if config.repo_url:  # a theme that rewrites page.content leaves the box no place
+        url = page.canonical_url or page.abs_url or page.url
+        title, headings = unescape(page.title or ""), section_headings(page.toc)
+        box = aside_html(page_report(config.repo_url, title, url, headings))
+        content = page.content or ""
+        at = output.find(content) if content else -1
+        if at < 0:
+            message = "the theme does not show the page's content as rendered: no place for "
+            message += "its 'Report a mistake' links"
+            hint = "use a theme that renders {{ page.content }}, or remove repo_url from mkdocs.yml"
+            raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
+        output = output[: at + len(content)] + box + output[at + len(content) :]
     output = add_progress_data(output, page, lessons)
     waiting = figures.pop(page.file.src_uri, [])
     return restore(output, waiting, page.file.src_uri) if waiting else output
-
-
-def add_report_links(output: str, page: MkDocsPage, repo_url: str) -> str:
-    """The page's "Report a mistake" box (and per-section links) after its content."""
-    from lessonkit.report.links import aside_html, page_report, section_headings  # repo_url only
-
-    url = page.canonical_url or page.abs_url or page.url
-    title, headings = unescape(page.title or ""), section_headings(page.toc)
-    box = aside_html(page_report(repo_url, title, url, headings))
-    return place_after_content(output, page.content or "", box, page)

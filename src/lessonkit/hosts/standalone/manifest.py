@@ -1,9 +1,4 @@
-"""How ``lessonkit prepare`` writes into the docs folder: one run at a time (:func:`one_writer`),
-each file whole or not at all (:func:`atomic_write`), and the manifest read by
-:mod:`lessonkit.core.prepared`: a digest of every page's HTML (it changes when a result does, so
-a host that watches the docs converts its pages again), the learner's path and the notebook
-lesson each page it wrote stands for.
-"""
+"""How ``lessonkit prepare`` writes: one run at a time, each file whole, and its manifest."""
 
 from __future__ import annotations
 
@@ -25,24 +20,28 @@ try:
 except ImportError:  # Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
+ABOUT = (
+    "Written by `lessonkit prepare` (git-ignore it, with the files it made here: each carries a "
+    "`lessonkit-prepare` mark). `pages` changes when a page's HTML does; `path` is the learner's "
+    "path, whose data every page carries; `notebooks` the notebook lesson each page written here "
+    "stands for."
+)
+
 
 def write_manifest(
     docs: Path,
     pages: Mapping[str, str],
     path: Mapping[str, Any] | None,
-    notebooks: Mapping[str, str] | None = None,
+    notebooks: Mapping[str, str],
 ) -> bool:
-    """Write the manifest when it changes (then True), its mtime at least a second past the last
+    """Write the manifest if it changed (then True), its mtime at least a second past the last
     one's: a host that notes files by whole seconds (Zensical) sees each change."""
     manifest = {
-        "about": "Written by `lessonkit prepare` (git-ignore it, with the files it made here: "
-        "each carries a `lessonkit-prepare` mark). `pages` changes when a page's HTML does; "
-        "`path` is the learner's path, whose data every page carries; `notebooks` the notebook "
-        "lesson each page written here stands for.",
+        "about": ABOUT,
         "lessonkit": __version__,
         "pages": sha256(json.dumps(pages, sort_keys=True).encode()),
         "path": path,
-        "notebooks": dict(sorted((notebooks or {}).items())),
+        "notebooks": dict(sorted(notebooks.items())),
     }
     data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     file = docs / MANIFEST
@@ -59,8 +58,7 @@ def write_manifest(
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename); the
-    temporary file never stays behind (a full disk, Ctrl-C)."""
+    """Write ``data`` to ``path`` whole or not at all; no temporary file stays behind."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temporary.write_bytes(data)
@@ -71,10 +69,8 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 @contextmanager
 def one_writer(docs: Path) -> Iterator[None]:
-    """Hold the lock on the folder ``docs`` while the body runs: LessonError if another run
-    holds it. The lock is the kernel's (``flock`` on the folder itself: no file to make, none
-    left behind), and goes with the process, however it ends. Where there are no such locks
-    (Windows, some network file systems), one run at a time is up to the author."""
+    """Hold ``flock`` on the folder ``docs`` (LessonError if another run holds it); the kernel
+    lets go when the process ends. Without locks (Windows, some network disks): no guard."""
     if fcntl is None:
         yield
         return

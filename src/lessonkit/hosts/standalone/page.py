@@ -1,11 +1,5 @@
-"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins.
-
-:class:`LessonPage` does in the page's own conversion what the MkDocs plugin does with events,
-in the same order: the checks; the page's Markdown with "Go deeper", its program run through the
-site's engine; the glossary; figures cut out while the host indexes the HTML and put back after;
-the "Report a mistake" box, the path's data, a notebook lesson's download. A problem found while
-converting is placed in the lesson's file.
-"""
+"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins:
+what the MkDocs plugin does with events, in the same order."""
 
 from __future__ import annotations
 
@@ -16,7 +10,6 @@ from xml.etree.ElementTree import Element
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
 
 from lessonkit import resources
 from lessonkit.core.page import Page as Lesson
@@ -37,8 +30,7 @@ def page_title(
     path: str,
     nav_title: str | None = None,
 ) -> str:
-    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the first h1's, or
-    from the file name.
+    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's.
 
     >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md")
     'Q&A'
@@ -61,9 +53,8 @@ def page_title(
 
 
 class LessonPage(Extension):
-    """The features of the page ``lesson`` at ``url`` of ``site``. A page of ``generated``
-    (written by ``lessonkit prepare``) gets no checks, "Go deeper" or run; ``path``: the learner's
-    path as prepare recorded it; ``warn`` receives the page's warnings."""
+    """The features of ``lesson`` at ``url``; a page of ``generated`` (prepare's) gets no checks or
+    run; ``path``: the learner's path as prepare recorded it; ``warn`` takes the warnings."""
 
     def __init__(
         self,
@@ -82,10 +73,11 @@ class LessonPage(Extension):
         self.path, self.warn = path, warn
         self.execute: ExecuteExtension | None = None
         self.content = ""  # once converted, as MkDocs' page.content
-        self.as_written = True  # no other extension changed the Markdown: its program is the file's
+        self.as_written = True  # no other extension changed the Markdown
+        self.figures: list[str] = []  # cut out of the stashed HTML while the host reads it
 
     def extendMarkdown(self, md: Markdown) -> None:
-        site, lesson = self.site, self.lesson
+        site, lesson, self.md = self.site, self.lesson, md
         if self.is_lesson:
             problems = site.check(lesson, self.generated)
             if errors := [p for p in problems if p.severity == "error"]:
@@ -97,14 +89,13 @@ class LessonPage(Extension):
         if site.engine and self.is_lesson:
             self.execute = ExecuteExtension(engine=site.engine)
             features.append(self.execute)
-        if glossary := site.glossary_extension(lesson.path):
-            features.append(glossary)
+        if glossary := site.glossary:  # linking to the glossary page relatively
+            features.append(glossary.extension(href=glossary.link_from(lesson.path) + "#{id}"))
         md.registerExtensions(features, {})
         # Before whitespace normalisation (30): the Markdown as the host gave it.
-        md.preprocessors.register(_PagePreprocessor(md, self), "lessonkit_page", 31)
-        # Last: each figure leaves the stashed HTML while a search index reads the page's HTML
-        # (Zensical's postprocessor); :meth:`_finish` puts it back.
-        md.treeprocessors.register(_CutFigures(md), "lessonkit_cut_figures", -100)
+        md.preprocessors.register(_Hook(md, self._preprocess), "lessonkit_page", 31)
+        # Last: figures leave the HTML while Zensical's search index reads it; _finish restores.
+        md.treeprocessors.register(_Hook(md, self._cut_figures), "lessonkit_cut_figures", -100)
         convert = md.convert
 
         def converted(source: str) -> str:
@@ -128,11 +119,9 @@ class LessonPage(Extension):
         return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
 
     def _finish(self, md: Markdown, html: str) -> str:
-        """The converted page with its figures back, then the notebook download, the
-        "Report a mistake" box and the path's data (postprocessors run on headings too)."""
-        figures = md.treeprocessors["lessonkit_cut_figures"].figures
-        if figures:
-            html = figure_slots.restore(html, figures, self.lesson.where)
+        """The page with its figures back, its notebook download, report box and path data."""
+        if self.figures:
+            html = figure_slots.restore(html, self.figures, self.lesson.where)
         lesson = self.lesson
         if lesson.origins is not None and self.is_lesson:  # a notebook lesson: what the build ran
             href = download_href(notebook_path(lesson), self.url)
@@ -150,9 +139,33 @@ class LessonPage(Extension):
             html += progress_script(self.path, root_of(self.url))
         return html
 
+    def _preprocess(self, lines: list[str]) -> list[str]:
+        lesson = self.lesson
+        if not self.is_lesson:
+            return lines
+        given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
+        self.as_written = lesson.origins is not None or as_written(given, lesson)
+        body = lesson.body if self.as_written else given
+        final = body + resources.section(lesson)
+        if lesson.path == HOME and PRINT_PAGE in self.generated:  # the path has a print page
+            final += home_link()
+        engine = self.site.engine
+        if self.execute is not None and engine is not None:
+            program, text = lesson.program_of(body)
+            self.execute.prepare(final, program, engine.result(program, lesson.where, text))
+        return final.split("\n")
+
+    def _cut_figures(self, root: Element) -> None:
+        self.figures = []
+        blocks = self.md.htmlStash.rawHtmlBlocks
+        for number, block in enumerate(blocks):
+            if isinstance(block, str) and block.startswith('<figure class="lk-figure">'):
+                blocks[number], found = figure_slots.cut(block, first=len(self.figures))
+                self.figures += found
+
 
 def as_written(given: str, lesson: Lesson) -> bool:
-    """Whether ``given`` is the page's own body (newlines aside), not one another extension changed.
+    """Whether ``given`` is the page's own body (newlines aside).
 
     >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
     >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
@@ -161,39 +174,12 @@ def as_written(given: str, lesson: Lesson) -> bool:
     return given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
 
 
-class _PagePreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, page: LessonPage) -> None:
+class _Hook(Preprocessor):
+    """A pre- or tree-processor that calls ``call``."""
+
+    def __init__(self, md: Markdown, call: Callable[[Any], Any]) -> None:
         super().__init__(md)
-        self.page = page
+        self.call = call
 
-    def run(self, lines: list[str]) -> list[str]:
-        page, lesson = self.page, self.page.lesson
-        if not page.is_lesson:
-            return lines
-        given = "\n".join(lines)  # a notebook lesson's page: its notebook as it is now
-        page.as_written = lesson.origins is not None or as_written(given, lesson)
-        body = lesson.body if page.as_written else given
-        final = body + resources.section(lesson)
-        if lesson.path == HOME and PRINT_PAGE in page.generated:  # the path has a print page
-            final += home_link()
-        engine = page.site.engine
-        if page.execute is not None and engine is not None:
-            program, text = lesson.program_of(body)
-            page.execute.prepare(final, program, engine.result(program, lesson.where, text))
-        return final.split("\n")
-
-
-class _CutFigures(Treeprocessor):
-    """Takes each figure's SVG out of the stashed HTML."""
-
-    def __init__(self, md: Markdown) -> None:
-        super().__init__(md)
-        self.figures: list[str] = []
-
-    def run(self, root: Element) -> None:
-        self.figures = []
-        blocks = self.md.htmlStash.rawHtmlBlocks
-        for number, block in enumerate(blocks):
-            if isinstance(block, str) and block.startswith('<figure class="lk-figure">'):
-                blocks[number], found = figure_slots.cut(block, first=len(self.figures))
-                self.figures += found
+    def run(self, given: Any) -> Any:
+        return self.call(given)

@@ -1,4 +1,4 @@
-"""One lesson site as a host without plugins sees it: options, folders, URLs, engine, glossary.
+"""A lesson site as a host without plugins sees it: options, folders, URLs, engine, glossary.
 
 >>> config = SiteConfig.of({"site_url": "https://o.github.io/r", "use_directory_urls": False},
 ...                        Path("/site"), Settings())
@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
-
-from markdown import Extension
 
 from lessonkit.checks.files import page_url
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
@@ -56,7 +54,7 @@ class SiteConfig:
 
     @classmethod
     def of(cls, config: Mapping[str, Any], root: Path, settings: Settings) -> SiteConfig:
-        """From ``mkdocs.yml``'s keys, as read by YAML or by a host (absent keys: defaults)."""
+        """From ``mkdocs.yml``'s keys, as read by YAML or by a host."""
 
         def text(key: str, default: str = "") -> str:
             return str(config.get(key) or default)
@@ -85,11 +83,10 @@ class SiteConfig:
         )
 
     def page_url(self, path: str) -> str:
-        """The URL of the page at ``path`` (in the docs folder), as MkDocs and Zensical make it."""
         return page_url(path, self.use_directory_urls)
 
     def site_links(self, html: str, path: str) -> str:
-        """The page at ``path``'s relative links from the site's root, a page's as its URL.
+        """The page at ``path``'s relative links, from the site's root (a page's: its URL).
 
         >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
         >>> c.site_links('<a href="b.md#x">b</a><a href="#y"></a><img src="i.png">', "a/c.md")
@@ -108,19 +105,17 @@ class SiteConfig:
         return _LINK.sub(link, html)
 
     def canonical_url(self, url: str) -> str:
-        """The page's full URL when the site has a ``site_url`` (else its URL in the site)."""
-        if not self.site_url:
-            return url
-        return urljoin(self.site_url.rstrip("/") + "/", url)
+        """The page's full URL when the site has a ``site_url``."""
+        return urljoin(self.site_url.rstrip("/") + "/", url) if self.site_url else url
 
     def assets(self) -> dict[str, str]:
-        """lessonkit's stylesheet and script: ``css``/``js`` -> their path in the docs folder."""
+        """``css``/``js`` -> lessonkit's stylesheet and script's path in docs/."""
         folder = self.settings.assets_dir.strip("/")
         return {kind: f"{folder}/lessonkit.{kind}" for kind in ("css", "js")}
 
 
 def nav_titles(nav: Iterable[Any]) -> dict[str, str]:
-    """The title of each page ``nav`` names (``mkdocs.yml``'s shorthand, or Zensical's entries).
+    """The title of each page ``nav`` names (MkDocs' or Zensical's form).
 
     >>> nav_titles([{"Home": "index.md"}, {"Part": ["a.md", {"B": "b/c.md"}]}])
     {'index.md': 'Home', 'b/c.md': 'B'}
@@ -156,7 +151,7 @@ def page_order(path: str) -> tuple[tuple[str, ...], bool, str]:
 
 
 class Site:
-    """A site's state for one process: its engine (workers, cache) and glossary."""
+    """A site's state for one process: its engine and glossary."""
 
     def __init__(self, config: SiteConfig) -> None:
         self.config = config
@@ -168,7 +163,7 @@ class Site:
             self.engine = site_engine(settings, config.root, config.docs_dir, config.site_dir)
 
     def where(self, path: str) -> str:
-        """How messages name the page at ``path``: from the root (e.g. ``docs/a/b.md``)."""
+        """How messages name the page at ``path`` (e.g. ``docs/a/b.md``)."""
         return os.path.relpath(self.config.docs_dir / path, self.config.root)
 
     def read(self, path: str) -> Lesson:
@@ -177,25 +172,16 @@ class Site:
         return read_lesson(self.config.docs_dir / source, path, self.where(source))
 
     def check(self, lesson: Lesson, generated: Iterable[str] = ()) -> list[Problem]:
-        """The check recipe on ``lesson``; ``generated``: pages that exist only once made."""
+        """The check recipe on ``lesson``; ``generated``: pages made by lessonkit."""
         terms = self.glossary.glossary if self.glossary else None
         virtual = frozenset(generated) | frozenset([self.glossary.page] if self.glossary else [])
+        config = self.config
         context = Context(
-            self.config.docs_dir,
-            terms,
-            virtual_pages=virtual,
-            settings=self.config.settings,
-            markdown=self.config.markdown,
+            config.docs_dir, terms, virtual, settings=config.settings, markdown=config.markdown
         )
         if self.engine:
             context.ran = self.engine.ran
         return check_page(lesson, context)
-
-    def glossary_extension(self, page_path: str) -> Extension | None:
-        """The glossary's extension for a page, linking to the glossary page relatively."""
-        if not self.glossary:
-            return None
-        return self.glossary.extension(href=self.glossary.link_from(page_path) + "#{id}")
 
     def close(self, *, prune: bool = False) -> None:
         """Stop the workers; ``prune``: the cache keeps only what this run used."""

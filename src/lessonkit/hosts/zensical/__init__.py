@@ -1,10 +1,17 @@
 """lessonkit under Zensical: list ``lessonkit.hosts.zensical`` in ``markdown_extensions``.
 
-Zensical reads ``mkdocs.yml`` and runs its extensions, not MkDocs plugins, converting each page
-with a new ``Markdown`` in one process. This extension finds the page (:mod:`.context`), keeps
-the site's state for the process, and adds every feature of the page
-(:class:`~lessonkit.hosts.standalone.page.LessonPage`). The site-level outputs come from
-``lessonkit prepare``, run before ``zensical build``. Under any other host it does nothing.
+Zensical runs extensions, not MkDocs plugins, converting each page with a new ``Markdown`` in one
+process; this adds every feature of the page (:class:`~lessonkit.hosts.standalone.page.LessonPage`)
+and keeps the site's state. ``lessonkit prepare`` writes the site-level outputs before the build.
+Under any other host it does nothing.
+
+>>> from types import SimpleNamespace as NS
+>>> md = NS(preprocessors={CONTEXT: NS(page=NS(path="a/b.md", url="a/b/"),
+...                                    config={"root_dir": "/site"})})
+>>> page_context(md)[:3]
+('a/b.md', 'a/b/', PosixPath('/site'))
+>>> page_context(NS(preprocessors={})) is None
+True
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import atexit
 import logging
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,45 +32,63 @@ from lessonkit.core.settings import Settings
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.prepare import host_problems
 from lessonkit.hosts.standalone.site import Site, SiteConfig
-from lessonkit.hosts.zensical.context import PageContext, page_context
 
 log = logging.getLogger("lessonkit")
 
+CONTEXT = "rendering_context"  # Zensical's first preprocessor: the page and parsed mkdocs.yml
+SUPPORTED = "0.0.57"
 _SITES: dict[Path, Site] = {}  # by mkdocs.yml's folder; made again when its config changes
 _LOCK = threading.Lock()
 _CONVERTED: dict[Path, int] = {}  # pages each site converted in this process
+
+
+def page_context(md: Any) -> tuple[str, str, Path, Mapping[str, Any]] | None:
+    """The page's path and URL, the site's folder and config (None under another host): the
+    one reader of Zensical's private API."""
+    if CONTEXT not in md.preprocessors:
+        return None
+    try:
+        processor = md.preprocessors[CONTEXT]
+        page, config = processor.page, processor.config
+        return str(page.path), str(page.url), Path(config["root_dir"]), config
+    except (AttributeError, KeyError, TypeError) as error:
+        message = f"Zensical's rendering context is not what lessonkit reads ({error!r})"
+        hint = f"lessonkit supports Zensical {SUPPORTED}: install that version"
+        raise LessonError([Problem(message, hint=hint, path="mkdocs.yml")]) from None
 
 
 class ZensicalExtension(Extension):
     """Every lessonkit feature of the page Zensical converts (nothing under another host)."""
 
     def extendMarkdown(self, md: Markdown) -> None:
-        context = page_context(md)
-        if context is None:
+        if (context := page_context(md)) is None:
             return
-        site = _site(context)
+        path, url, root, config = context
+        site = _site(root, config)
         docs = site.config.docs_dir
         site.sources = prepared_notebooks(docs)  # a notebook lesson's page: read its notebook
-        lesson = site.read(context.path)
         generated = [name for name in prepared_files(docs) if name not in site.sources]
-        path = prepared_path(docs)
-        page = LessonPage(site, lesson, context.url, generated=generated, path=path, warn=_log)
+        page = LessonPage(
+            site, site.read(path), url, generated=generated, path=prepared_path(docs), warn=_log
+        )
         md.registerExtensions([page], {})
-        _CONVERTED[site.config.root] = _CONVERTED.get(site.config.root, 0) + 1
+        _CONVERTED[root] = _CONVERTED.get(root, 0) + 1
 
 
-def _site(context: PageContext) -> Site:
-    options = context.plugin_options("lessonkit")
-    config = SiteConfig.of(context.config, context.root, Settings.from_options(options))
+def _site(root: Path, config: Mapping[str, Any]) -> Site:
+    entry = (config.get("plugins") or {}).get("lessonkit") or {}
+    options = entry.get("config", entry) if isinstance(entry, Mapping) else {}
+    options = options if isinstance(options, Mapping) else {}
+    site_config = SiteConfig.of(config, root, Settings.from_options(options))
     with _LOCK:
-        site = _SITES.get(config.root)
-        if site is not None and site.config == config:
+        site = _SITES.get(root)
+        if site is not None and site.config == site_config:
             return site
         if site is not None:
             site.close()
-        if problems := host_problems(config):
+        if problems := host_problems(site_config):
             raise LessonError(problems)
-        _SITES[config.root] = site = Site(config)
+        _SITES[root] = site = Site(site_config)
         return site
 
 
