@@ -83,6 +83,13 @@ def test_check_passes_on_the_real_docs(capsys) -> None:
     assert f"lessonkit check: {pages} files, 0 error(s)" in output
 
 
+def test_check_of_one_file_knows_the_site_s_notebook_pages(capsys) -> None:
+    # history.md links to embeddings.md, the page embeddings.ipynb stands for
+    for cwd, path in ((ROOT, "docs/history.md"), (ROOT / "docs", "history.md")):
+        code, output = run(["check", path], cwd, capsys)
+        assert code == 0 and "1 file, 0 error(s)" in output, output
+
+
 def test_check_names_a_missing_path(capsys) -> None:
     code, output = run(["check", "docs/no-such-lesson.md"], ROOT, capsys)
     assert code == 2

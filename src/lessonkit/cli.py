@@ -68,13 +68,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     project = _project(args.config_file)
     if args.paths:
-        paths = [Path(p) for p in args.paths]
+        paths = [Path(p).absolute() for p in args.paths]
     elif project is not None:
         paths = [project.docs_dir]
     else:
         return _usage(f"lessonkit check: no {CONFIG_NAME} here or above; name the files to check")
     if missing := [p for p in paths if not p.exists()]:
-        return _usage(f"lessonkit check: no such file or folder: {missing[0]}")
+        return _usage(f"lessonkit check: no such file or folder: {_display(missing[0])}")
     prepared, site, options = _prepared(project), [], {}  # options: the site's, if any
     if project is not None:  # what lessonkit prepare wrote is lessonkit's, not the author's
         paths = [p for p in markdown_files(paths) if p not in set(prepared)]
