@@ -16,7 +16,7 @@ from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
-from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote
+from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote, unsafe_link
 
 RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
@@ -89,6 +89,10 @@ def _read_options(option_lines: list[str]) -> dict | None:
     return options if isinstance(options, dict) else None
 
 
+RE_LINK_TARGET = re.compile(r"\]\(\s*<?((?:[^\s()<>]|\([^\s()]*\))+)|^\s*\[[^\]]+\]:\s*<?([^\s>]+)")
+"""An inline link's target (one level of parentheses inside), or a reference definition's."""
+
+
 @dataclass
 class _Option:
     line: int
@@ -129,6 +133,13 @@ def _check_quiz(lines: list[str], start: int, code: dict[int, bool]) -> tuple[in
     if options_read is None:  # the "options" are likely the question: judge the body once fixed
         return last, problems
     question, options, found = _read_body(body, code)
+    problems += [
+        bad
+        for number, text in body
+        if number - 1 not in code
+        for m in RE_LINK_TARGET.finditer(text)
+        if (bad := unsafe_link(m[1] or m[2], number))
+    ]
     first = next((text for _, text in question if text.strip()), None)
     name = quote(first) if first else NO_QUESTION
     problems += found

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 
 from lessonkit.core.problems import Problem
+from lessonkit.core.urls import HINT, unsafe_scheme
 
 OPTION_HINT = "the only option is `type: single` or `type: multiple`"
 
@@ -153,3 +155,19 @@ def contradiction(correct: bool, feedback: str) -> dict[str, str] | None:
         return None
     mark = "right ([x])" if correct else "wrong ([ ])"
     return {"mark": mark, "start": quote(m["start"])}
+
+
+def unsafe_link(url: str, line: int | None = None) -> Problem | None:
+    """The error for a quiz link a browser would run (``url`` as written, entities and all).
+
+    >>> print(unsafe_link("JavaScript&#58;x").message)
+    a quiz links to 'JavaScript&#58;x', a javascript: URL a browser would run
+    >>> unsafe_link("https://example.org") is None
+    True
+    """
+    found = unsafe_scheme(html.unescape(url))
+    if found is None:
+        return None
+    return Problem(
+        f"a quiz links to {url!r}, a {found}: URL a browser would run", line, HINT, near=url
+    )
