@@ -71,8 +71,13 @@ class OutputLimitExceeded(BaseException):
 
 
 class _Budget:
-    """What is left of a page's output limit; and the page's memory limit (for messages), whether
-    a notebook cell's figure may get generated alt text, whether the page is a notebook."""
+    """A page as it runs: what is left of its output limit, its memory limit (for messages),
+    whether a notebook cell's figure may get generated alt text, whether it is a notebook; its
+    namespace, path and output."""
+
+    namespace: dict[str, Any]
+    path: str
+    output: PageOutput
 
     def __init__(self, limit: int, memory: int | None, describe: bool, notebook: bool) -> None:
         self.limit, self.memory, self.describe, self.notebook = limit, memory, describe, notebook
@@ -137,11 +142,12 @@ def run_program(
         imports.recording() if imports else nullcontext(),
         PageOutput(budget.spend, display_path, fds=capture_fds) as output,
     ):
+        budget.namespace, budget.path, budget.output = namespace, display_path, output
         for index, step in enumerate(program.steps):
             if on_step:
                 on_step(index)
             try:
-                out = _RUNNERS[step.kind](step, namespace, display_path, index, budget, output)
+                out = _RUNNERS[step.kind](step, index, budget)
                 _check_output(program, output, budget, index)
             except StepFailed as failed:
                 problems.append(failed.problem.at(display_path))
@@ -227,14 +233,8 @@ def _figure_style() -> Iterator[None]:
         yield
 
 
-def _run_exec(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     ipython = step.option("ipython")
     cell = ipython == "yes" or (budget.notebook and ipython != "no")
     if cell:
@@ -407,14 +407,8 @@ def _hint_for(error: BaseException) -> str:
     return _HINTS[kind]
 
 
-def _run_value(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     spelled = "{{ " + step.source + (f":{step.fmt}" if step.fmt else "") + " }}"
     with output.step(index):
         try:
@@ -498,14 +492,8 @@ class _BoundedSpoofOut(doctest._SpoofOut):
         return super().write(text)
 
 
-def _run_doctest(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     parser = doctest.DocTestParser()
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's

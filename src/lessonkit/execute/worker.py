@@ -288,7 +288,9 @@ class WorkerPool:
             if not conn.poll(self.limits.of(step)):
                 if step is None:
                     return _not_started_result(job, "its process did not start in time")
-                return _timeout_result(job, step, self.limits.of(step))
+                message = f"TimeoutError: the block ran longer than {self.limits.of(step):g} s "
+                hint = "make it faster, or give this block more time with timeout=SECONDS"
+                return _problem(job, step, message + "and was stopped", hint)
             try:
                 kind, payload = conn.recv()
             except (EOFError, OSError):
@@ -338,35 +340,28 @@ def _problem(job: Job, step: Step | None, message: str, hint: str) -> PageResult
     return PageResult(problems=[Problem(message, line, hint).at(job.display_path)])
 
 
-def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:
-    return _problem(
-        job,
-        step,
-        f"TimeoutError: the block ran longer than {timeout:g} s and was stopped",
-        "make it faster, or give this block more time with timeout=SECONDS",
-    )
-
-
 def _not_started_result(job: Job, why: str) -> PageResult:
-    return _problem(
-        job,
-        None,
-        f"lessonkit could not start a process to run this page: {why}",
-        "pages import numpy and matplotlib with the build's Python: check that "
-        "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)",
-    )
+    message = f"lessonkit could not start a process to run this page: {why}"
+    return _problem(job, None, message, _NOT_STARTED_HINT)
+
+
+_NOT_STARTED_HINT = (
+    "pages import numpy and matplotlib with the build's Python: check that "
+    "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
+)
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
     """What a page that the build stopped (or whose process was lost) says."""
-    return _problem(
-        job,
-        step,
-        "the lessonkit process running this page stopped: the build is stopping, it was "
-        "killed from outside, or the page's code ended it",
-        "build again; if it happens again, look for code that signals its parent process "
-        "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
-    )
+    return _problem(job, step, *_LOST)
+
+
+_LOST = (
+    "the lessonkit process running this page stopped: the build is stopping, it was killed from "
+    "outside, or the page's code ended it",
+    "build again; if it happens again, look for code that signals its parent process "
+    "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
+)
 
 
 def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) -> PageResult:
@@ -377,10 +372,8 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
     status = -exitcode if exitcode < 0 else exitcode << 8  # as waitpid reports it
     how = processes.describe_exit(status)
     if processes.crashed(status):
-        hint = (
-            "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
-            "Python process to find the call"
-        )
+        hint = "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
+        hint += "Python process to find the call"
     elif exitcode == -signal.SIGKILL:
         how += f", perhaps out of memory (a page may use {format_size(limits.memory)})"
         hint = "use less memory, or run the block in a plain Python process to see what kills it"
