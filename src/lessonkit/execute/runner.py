@@ -37,7 +37,7 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -222,15 +222,13 @@ def _seeded(page: str) -> Iterator[None]:
             numpy.random.set_state(saved_numpy)
 
 
-@contextmanager
-def _figure_style() -> Iterator[None]:
-    """Run a page with the lesson figure style as matplotlib's settings, restored afterwards."""
+def _figure_style() -> AbstractContextManager[None]:
+    """The lesson figure style as matplotlib's settings, restored afterwards."""
     import matplotlib as mpl
 
     from lessonkit.lab.figure_style import STYLE
 
-    with mpl.rc_context(STYLE):
-        yield
+    return mpl.rc_context(STYLE)
 
 
 def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:

@@ -117,7 +117,7 @@ class _ToPages(Preprocessor):
         self.links = links
 
     def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
-        if ".ipynb" not in text or not self.links.notebooks:
+        text, links = "\n".join(lines), self.links
+        if ".ipynb" not in text or not links.notebooks:
             return lines
-        return to_pages(text, self.links.page(self.md), self.links.notebooks).split("\n")
+        return to_pages(text, links.page(self.md), links.notebooks).split("\n")
