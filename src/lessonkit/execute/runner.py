@@ -58,11 +58,13 @@ TRACEBACK_LINES = 12
 
 
 class StepFailed(Exception):
-    """A step failed; carries the problem to report. Later steps do not run."""
+    """A step failed with ``problem`` (or :class:`Problem`'s arguments). Later steps do not run."""
 
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
+    def __init__(self, problem: Problem | str, *args: Any, **kwargs: Any) -> None:
+        self.problem = (
+            problem if isinstance(problem, Problem) else Problem(problem, *args, **kwargs)
+        )
+        super().__init__(self.problem.message)
 
 
 class OutputLimitExceeded(BaseException):
@@ -183,12 +185,10 @@ def _check_output(program: Program, output: PageOutput, budget: _Budget, index: 
         raise StepFailed(budget.problem(program.steps[index].header_line))
     for owner in sorted(output.late):
         raise StepFailed(
-            Problem(
-                "a thread this block started printed after the block had ended",
-                program.steps[owner].header_line,
-                "wait for the thread before the block ends (thread.join()), or print its "
-                "result from the block itself",
-            )
+            "a thread this block started printed after the block had ended",
+            program.steps[owner].header_line,
+            "wait for the thread before the block ends (thread.join()), or print its "
+            "result from the block itself",
         )
 
 
@@ -317,9 +317,7 @@ def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str
         line = error.lineno or step.line
         details = f"line {line}: {(error.text or '').rstrip()}"
         hint = "fix the Python syntax in this block"
-        raise StepFailed(
-            Problem(f"SyntaxError: {error.msg}", line, hint, details=details)
-        ) from None
+        raise StepFailed(f"SyntaxError: {error.msg}", line, hint, details=details) from None
     lines = source.split("\n")
     chunks: list[tuple[CodeType, str]] = []
     run: list[ast.stmt] = []
@@ -418,23 +416,19 @@ def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
             hint = "inline values read names defined by python exec blocks above them on the page"
             if not isinstance(error, Exception):
                 hint = _hint_for(error)
-            raise StepFailed(
-                Problem(f"{name} in inline value {spelled}: {what}", step.line, hint)
-            ) from None
+            raise StepFailed(f"{name} in inline value {spelled}: {what}", step.line, hint) from None
     try:
         text = format(value, step.fmt)
     except (ValueError, TypeError) as error:
         hint = "use a format spec that suits the value, e.g. .2f for a float or , for an int"
         raise StepFailed(
-            Problem(f"cannot format inline value {spelled}: {error}", step.line, hint)
+            f"cannot format inline value {spelled}: {error}", step.line, hint
         ) from None
     if _figure_numbers():
         raise StepFailed(
-            Problem(
-                f"the inline value {spelled} drew a figure",
-                step.line,
-                'an inline value shows text: draw figures in a python exec block with alt="..."',
-            )
+            f"the inline value {spelled} drew a figure",
+            step.line,
+            'an inline value shows text: draw figures in a python exec block with alt="..."',
         )
     try:
         budget.spend(len(text))
@@ -503,7 +497,7 @@ def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
             example = runner.current
             line = step.line + example.lineno if example else step.header_line
             message, hint = _describe(error, budget.memory), _hint_for(error)
-            raise StepFailed(Problem(message, line, hint, details=_source(example))) from None
+            raise StepFailed(message, line, hint, details=_source(example)) from None
     if budget.passed:
         example = runner.failure[0] if runner.failure else runner.current
         line = step.line + example.lineno if example else step.header_line
@@ -513,16 +507,14 @@ def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
         line = step.line + example.lineno
         hint = "make the written output match what the code prints (or fix the code)"
         message = f"doctest failed: {_source(example)}"
-        raise StepFailed(Problem(message, line, hint, details=details.rstrip()))
+        raise StepFailed(message, line, hint, details=details.rstrip())
     still_open = [runner.figures[n] for n in _figure_numbers() if n in runner.figures]
     if still_open:
         example = min(still_open, key=lambda e: e.lineno)
         raise StepFailed(
-            Problem(
-                f"a doctest drew a figure: {_source(example)}",
-                step.line + example.lineno,
-                'a doctest shows text: draw figures in a python exec block with alt="..."',
-            )
+            f"a doctest drew a figure: {_source(example)}",
+            step.line + example.lineno,
+            'a doctest shows text: draw figures in a python exec block with alt="..."',
         )
     transcript = []
     for example, got in zip(test.examples, runner.outputs, strict=True):
@@ -574,7 +566,7 @@ def _render_figure(
         hint = 'describe what the figure shows: add alt="..." to the block, or set fig.alt_text'
         if describe is False:
             hint += " (this site's lessonkit option generated_alt_text is off)"
-        raise StepFailed(Problem("figure without alt text", step.header_line, hint))
+        raise StepFailed("figure without alt text", step.header_line, hint)
     from lessonkit.execute.svg import to_svg
 
     prefix = re.sub(r"[^A-Za-z0-9_-]", "-", f"lk-{Path(path).stem}-{index}-{number}")
