@@ -404,10 +404,15 @@ def serve_forks() -> None:
         sys.exit(0)
 
     atexit.register(end)
+    _on_stops(on_signal)
+    prepare()
+
+
+def _on_stops(handler: object) -> None:
+    """Handle :data:`STOPS` with ``handler``, leaving an ignored one ignored."""
     for signum in STOPS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, on_signal)
-    prepare()
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 _prepared = False
@@ -467,9 +472,7 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     """A page process: run ``job`` in ``folder``, report each step and the result on ``conn``."""
     with contextlib.suppress(OSError, TypeError):  # the server exits with the build, not us
         os.close(forkserver._forkserver._forkserver_alive_fd)
-    for signum in STOPS:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, signal.SIG_DFL)
+    _on_stops(signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with contextlib.suppress(AttributeError, OSError):
         os.setpgid(0, 0)
@@ -536,10 +539,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
             capture_fds=True,
         )
     except Exception:
-        problem = Problem(
-            "lessonkit failed while running this page (a bug in lessonkit, not the lesson)",
-            None,
-            "please report it with the traceback above",
-            details=traceback.format_exc(),
-        )
+        message = "lessonkit failed while running this page (a bug in lessonkit, not the lesson)"
+        hint = "please report it with the traceback above"
+        problem = Problem(message, None, hint, details=traceback.format_exc())
         return PageResult(problems=[problem.at(job.display_path)])
