@@ -56,11 +56,9 @@ class Step(NamedTuple):
 
     kind: Literal["exec", "doctest", "value"]
     source: str
-    line: int
-    """File line of the step's first source line (for a fence: the line after the opening)."""
+    line: int  # of the step's first source line (for a fence: the line after the opening)
     options: tuple[tuple[str, str], ...] = ()
-    fmt: str = ""
-    """Format spec of an inline value, e.g. ``.2f``."""
+    fmt: str = ""  # an inline value's format spec, e.g. ``.2f``
 
     @property
     def header_line(self) -> int:
@@ -298,12 +296,7 @@ def _split_words(text: str) -> tuple[str, ...]:
 
 
 def _parse_values(
-    lines: list[str],
-    start: int,
-    stop: int,
-    line_offset: int,
-    program: Program,
-    problems: list[Problem],
+    lines: list[str], start: int, stop: int, offset: int, program: Program, problems: list[Problem]
 ) -> None:
     """The inline values of ``lines[start:stop]``, prose between fences, outside code spans."""
     in_code: dict[int, list[tuple[int, int]]] = {}
@@ -317,7 +310,7 @@ def _parse_values(
         for match in _VALUE.finditer(line_text):
             if any(begin <= match.start() < end for begin, end in code_spans):
                 continue
-            line = index + 1 + line_offset
+            line = index + 1 + offset
             expression, fmt = split_format(match["body"].strip())
             if not expression:
                 problems.append(Problem("empty inline value {{ }}", line, "write {{ name:.2f }}"))

@@ -18,7 +18,7 @@ import sys
 from typing import Any, NamedTuple
 
 PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain")
-"""What a page shows of a mimebundle, best first (as JupyterLab orders them)."""
+"""What a page shows of a mimebundle, best first (as JupyterLab)."""
 
 
 def prepare_cell(source: str) -> str:
