@@ -1,13 +1,9 @@
 """Find what a page executes: ``python exec`` fences, ``pycon`` doctests and ``{{ values }}``.
 
-A fence that looks executable in another spelling (```` ```py exec ````, ```` ```python3 exec ````,
-markdown-exec's ```` ```python exec="1" ````, ```` ```{.python exec} ````, ```` ```pycon exec ````,
-``exec`` after other options, or a ``python exec`` fence in a block quote, which nothing runs)
-is an error with the spelling lessonkit runs: :func:`near_miss`.
-
-A page's *program* is its steps in document order. Blocks share one namespace per page; an
-inline value is evaluated after every block above it. Line numbers are 1-based in the text
-parsed plus ``line_offset`` (the front matter MkDocs strips), so errors name the real file line.
+A fence that looks executable in another spelling (```` ```py exec ````, a fence in a block
+quote...) is an error naming the spelling lessonkit runs (:func:`near_miss`).
+A page's *program* is its steps in document order; line numbers are the file's (``line_offset``:
+the front matter MkDocs strips).
 
 >>> text = '''Intro.
 ...
@@ -33,11 +29,12 @@ from typing import Literal, NamedTuple
 from lessonkit.core.fences import fences, paragraph_spans
 from lessonkit.core.problems import LessonError, Problem
 
-StepKind = Literal["exec", "doctest", "value"]
-
-OUTPUTS = ("text", "markdown", "html", "none")
-SOURCES = ("show", "hide")
-_SWITCHES = {"ipython": ("yes", "no"), "raises": ("exception",)}
+_CHOICES = {
+    "output": ("text", "markdown", "html", "none"),
+    "source": ("show", "hide"),
+    "ipython": ("yes", "no"),
+    "raises": ("exception",),
+}
 EXEC_OPTIONS = {
     "source": "show the code (show, the default) or hide it (hide)",
     "output": "how printed output is shown: text (default), markdown, html or none",
@@ -57,13 +54,11 @@ _FORMAT_SPEC = re.compile(r"^(.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGn
 class Step(NamedTuple):
     """One executable thing on a page."""
 
-    kind: StepKind
+    kind: Literal["exec", "doctest", "value"]
     source: str
-    line: int
-    """File line of the step's first source line (for a fence: the line after the opening)."""
+    line: int  # of the step's first source line (for a fence: the line after the opening)
     options: tuple[tuple[str, str], ...] = ()
-    fmt: str = ""
-    """Format spec of an inline value, e.g. ``.2f``."""
+    fmt: str = ""  # an inline value's format spec, e.g. ``.2f``
 
     @property
     def header_line(self) -> int:
@@ -86,10 +81,7 @@ class Span(NamedTuple):
 
 
 class Program:
-    """A page's steps in document order, with where each one sits in the source text.
-
-    A plain class, not a dataclass: every build defines it, and Python 3.11 takes about 2.5
-    million instructions to define a dataclass."""
+    """A page's steps in document order, with where each one sits in the source text."""
 
     __slots__ = ("_keys", "page", "spans", "steps")
 
@@ -98,17 +90,12 @@ class Program:
     ) -> None:
         self.steps: list[Step] = steps if steps is not None else []
         self.spans: list[Span] = spans if spans is not None else []
-        self.page = page
-        """The page's path relative to the docs folder; part of the key (code may read files
-        there)."""
+        self.page = page  # relative to the docs folder: in the key (code may read files there)
         self._keys: dict[str, str] = {}
 
     def key(self, environment: str) -> str:
-        """Cache key: the steps' kinds, sources and options in order, the page and ``environment``.
-
-        Line numbers are left out on purpose: a prose edit that moves a block re-runs nothing.
-        A build asks several times per page, so the key is computed once per environment.
-        """
+        """Cache key: the steps' kinds, sources and options, the page and ``environment``; no line
+        numbers (a prose edit that moves a block re-runs nothing)."""
         if environment not in self._keys:
             steps = [(s.kind, s.source, s.options, s.fmt) for s in self.steps]
             payload = json.dumps([self.page, environment, steps])
@@ -122,7 +109,7 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     program = Program(page=page)
     problems: list[Problem] = []
     lines = text.split("\n")
-    values = "{{" in text  # most pages' prose holds no inline value: nothing to scan (build speed)
+    values = "{{" in text
     prose = 0
     for fence in fences(lines):
         if values:
@@ -161,9 +148,8 @@ _QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")
 
 @lru_cache(maxsize=1024)
 def near_miss(info: str) -> tuple[str, str] | None:
-    """The message and hint when a fence's ``info`` string asks to execute in a spelling
-    lessonkit does not run (None when it does not ask, or is lessonkit's own syntax); remembered,
-    as pages repeat the same few info strings (build speed).
+    """The message and hint when a fence's ``info`` asks to execute in a spelling lessonkit does
+    not run (None when it does not ask, or is lessonkit's own).
 
     >>> near_miss('python exec source="hide"') is None, near_miss("python") is None
     (True, True)
@@ -216,8 +202,7 @@ _PYTHONS = ("python", "py", "python3", "py3", "python2", "ipython", "ipython3", 
 
 
 def _info_words(info: str) -> list[str]:
-    """A fence's info string as words: ``python exec title="x"``, or an attribute list
-    ``{.python .exec title="x"}`` (its braces dropped)."""
+    """A fence's info string (``{.python .exec title="x"}``: braces dropped) as words."""
     text = info.strip()
     if text.startswith("{"):
         text = text.strip("{} ")
@@ -229,8 +214,7 @@ _WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")
 
 
 def _is_exec(word: str) -> bool:
-    """Whether an info string's word asks to execute: ``exec``, ``.exec``, ``exec="1"``,
-    ``execute``, ``EXEC``, ``exe``..."""
+    """Whether an info string's word asks to execute: ``.exec``, ``exec="1"``, ``exe``..."""
     name = word.lower().lstrip(".").split("=", 1)[0].strip("\"':,;")
     return name in (_EXEC, "execute", "exec-code", "run-exec") or _close_to_exec(name)
 
@@ -286,7 +270,7 @@ def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple
         if not sep:
             problems.append(Problem(f"option {name!r} needs a value", line, f'write {name}="..."'))
             continue
-        allowed = {"output": OUTPUTS, "source": SOURCES, **_SWITCHES}.get(name)
+        allowed = _CHOICES.get(name)
         if allowed and value not in allowed:
             choices = ", ".join(allowed)
             hint = f"write {name}=VALUE with one of: {choices}"
@@ -307,31 +291,26 @@ def _is_positive_number(value: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def _split_words(text: str) -> tuple[str, ...]:
-    """``shlex.split``, remembered: pages repeat the same few option strings (build speed)."""
+    """``shlex.split``, remembered: pages repeat the same few option strings."""
     return tuple(shlex.split(text))
 
 
 def _parse_values(
-    lines: list[str],
-    start: int,
-    stop: int,
-    line_offset: int,
-    program: Program,
-    problems: list[Problem],
+    lines: list[str], start: int, stop: int, offset: int, program: Program, problems: list[Problem]
 ) -> None:
     """The inline values of ``lines[start:stop]``, prose between fences, outside code spans."""
     in_code: dict[int, list[tuple[int, int]]] = {}
     for index in range(start, stop):
         line_text = lines[index]
-        if "{{" not in line_text:  # most lines: skip the code-span scan (build speed)
+        if "{{" not in line_text:
             continue
-        if index not in in_code:  # the paragraph's spans, found once for all its lines
+        if index not in in_code:  # the paragraph's code spans
             in_code = paragraph_spans(lines, index, start, stop)
         code_spans = in_code[index]
         for match in _VALUE.finditer(line_text):
             if any(begin <= match.start() < end for begin, end in code_spans):
                 continue
-            line = index + 1 + line_offset
+            line = index + 1 + offset
             expression, fmt = split_format(match["body"].strip())
             if not expression:
                 problems.append(Problem("empty inline value {{ }}", line, "write {{ name:.2f }}"))

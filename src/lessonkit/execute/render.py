@@ -1,7 +1,6 @@
 """Put a page's results back into its Markdown, in place of the blocks and values.
 
-``stash(html)`` keeps raw HTML away from the Markdown parser (Python-Markdown's
-``md.htmlStash.store``) and returns the placeholder to insert.
+``stash(html)`` (``md.htmlStash.store``) keeps raw HTML from the Markdown parser.
 
 >>> from lessonkit.execute.program import parse_program
 >>> from lessonkit.execute.runner import run_program

@@ -1,8 +1,7 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-This is the in-process core shared by page processes (site builds) and pytest (lesson
-doctests). Each step's output is its own (:mod:`lessonkit.execute.capture`): a function defined
-in one block that prints when called from a later block prints into the later block.
+Shared by page processes (site builds) and pytest (lesson doctests). Each step's output is its
+own (:mod:`lessonkit.execute.capture`): a function that prints does so into the calling block.
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -18,15 +17,12 @@ in one block that prints when called from a later block prints into the later bl
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
 
-A block shows, as a notebook cell does, its printed output, the value of its last expression
-(unless a ``;`` ends it), each figure it leaves open in pyplot and each figure an expression
-statement gives, wherever it stands in the block (as IPython's ``display`` would).
-A page's output is bounded (:data:`OUTPUT_LIMIT`): what its code prints, its doctests' output,
-its values and its figures together. A write past the limit stops the block at once, and the
-page fails with the block's line. A figure belongs to the step that drew it: an ``exec`` block
-shows it; a doctest or an inline value that leaves a figure open fails.
-Before a page runs, its random number generators are seeded from its path (:func:`page_seed`):
-the same page gives the same numbers in every build, whatever ran before it.
+A block shows, as a notebook cell does, its printed output, its last expression's value (unless
+a ``;`` ends it), each figure left open in pyplot and each figure an expression statement gives.
+A page's output (printed, doctests', values, figures) is bounded (:data:`OUTPUT_LIMIT`): a write
+past it stops the block and fails the page with the block's line. A doctest or inline value
+that leaves a figure open fails. Random generators are seeded from the page's path
+(:func:`page_seed`): the same numbers in every build.
 """
 
 from __future__ import annotations
@@ -41,7 +37,7 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -55,41 +51,38 @@ from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
 OUTPUT_LIMIT = 4 * 2**20
-"""Characters of output a page may produce (printed text, doctest output, values, figures'
-SVG): the largest page of the site produces about 75 000."""
+"""Characters of output a page may produce (the site's largest page: about 75 000)."""
 
 TRACEBACK_LINES = 12
 """Traceback lines shown under an error at most (repeats are collapsed first)."""
 
 
 class StepFailed(Exception):
-    """A step failed; carries the problem to report. Later steps do not run."""
+    """A step failed with ``problem`` (or :class:`Problem`'s arguments). Later steps do not run."""
 
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
+    def __init__(self, problem: Problem | str, *args: Any, **kwargs: Any) -> None:
+        self.problem = (
+            problem if isinstance(problem, Problem) else Problem(problem, *args, **kwargs)
+        )
+        super().__init__(self.problem.message)
 
 
 class OutputLimitExceeded(BaseException):
-    """Raised into lesson code by a write past the page's output limit. Not an ``Exception``,
-    so that an ``except Exception`` in the lesson does not swallow it (and the page fails
-    anyway: :class:`_Budget` remembers)."""
+    """Raised into lesson code by a write past the output limit; no ``Exception``, which lesson
+    code may catch (the page fails anyway: :class:`_Budget` remembers)."""
 
 
 class _Budget:
-    """What is left of a page's output limit."""
+    """A page as it runs: what is left of its output limit, its memory limit (for messages),
+    whether a notebook cell's figure may get generated alt text, whether it is a notebook; its
+    namespace, path and output."""
 
-    def __init__(
-        self, limit: int, memory: int | None = None, describe: bool = True, notebook: bool = False
-    ) -> None:
-        self.limit = limit
-        self.memory = memory
-        """The page's memory limit (for messages), when it has one."""
-        self.describe = describe
-        """Whether a notebook cell's figure without alt text gets a generated one (else it is
-        an error, as for any block)."""
-        self.notebook = notebook
-        """Whether the page's source is a notebook: its blocks run as notebook cells."""
+    namespace: dict[str, Any]
+    path: str
+    output: PageOutput
+
+    def __init__(self, limit: int, memory: int | None, describe: bool, notebook: bool) -> None:
+        self.limit, self.memory, self.describe, self.notebook = limit, memory, describe, notebook
         self.used = 0
         self.passed = False
 
@@ -128,17 +121,11 @@ def run_program(
 ) -> PageResult:
     """Run ``program``'s steps in order in a fresh namespace.
 
-    ``display_path`` names the page in errors and tracebacks; ``source_text`` (the whole file)
-    lets tracebacks quote the block's lines. ``on_step(i)`` is called as step ``i`` starts (the
-    worker uses it to time each step). With ``imports``, what the steps import becomes the
-    result's ``sources`` and ``packages`` (the worker asks, for the cache; a bare run need not).
-    ``output_limit``: characters of output the page may produce (see the module's docstring);
-    ``memory_limit``: the bytes the caller let the page's process use, for the message of a
-    ``MemoryError``. ``styled``: matplotlib's settings are the figure style already, and this
-    process ends with the page (a page process): nothing to apply, nothing to restore.
-    ``capture_fds``: descriptors 1 and 2 are captured too (:mod:`lessonkit.execute.capture`).
-    ``describe_figures``: a notebook cell's figure without alt text gets a generated
-    description (:mod:`lessonkit.execute.alt_text`) instead of failing the page.
+    ``display_path`` names the page in errors; ``source_text`` lets tracebacks quote it.
+    ``on_step(i)`` is called as step ``i`` starts (the worker times it). With ``imports``, what
+    the steps import becomes the result's ``sources``. ``memory_limit`` is for a
+    ``MemoryError``'s message. ``styled``: a page process, its settings the figure style already.
+    ``capture_fds``: descriptors 1 and 2 too. ``describe_figures``: see :class:`_Budget`.
     """
     if source_text:
         lines = source_text.splitlines(keepends=True)
@@ -157,11 +144,12 @@ def run_program(
         imports.recording() if imports else nullcontext(),
         PageOutput(budget.spend, display_path, fds=capture_fds) as output,
     ):
+        budget.namespace, budget.path, budget.output = namespace, display_path, output
         for index, step in enumerate(program.steps):
             if on_step:
                 on_step(index)
             try:
-                out = _RUNNERS[step.kind](step, namespace, display_path, index, budget, output)
+                out = _RUNNERS[step.kind](step, index, budget)
                 _check_output(program, output, budget, index)
             except StepFailed as failed:
                 problems.append(failed.problem.at(display_path))
@@ -171,14 +159,13 @@ def run_program(
             steps.append(out)
     reads = watch.reads()
     problems += [p.at(display_path) for p in watch.problems(program)]
-    sources, packages = imports.dependencies() if imports else ({}, {})
-    return PageResult(steps, problems, reads, sources, packages)
+    sources = imports.dependencies()[0] if imports else {}
+    return PageResult(steps, problems, reads, sources)
 
 
 def notebook_page(display_path: str, program: Program) -> bool:
-    """Whether a page runs as a notebook: its source is one (``.ipynb``, or a percent ``.py``:
-    a Markdown lesson is a ``.md``), or a block asks to (``ipython="yes"``). Its blocks run
-    as notebook cells (:mod:`lessonkit.notebooks.ipython`) in a folder that shows the page's.
+    """Whether a page runs as a notebook, in a folder that shows its own: its source is one
+    (``.ipynb``, a percent ``.py``), or a block asks to (``ipython="yes"``).
 
     >>> from lessonkit.execute.program import parse_program
     >>> notebook_page("docs/a.ipynb", Program()), notebook_page("docs/a.md", Program())
@@ -192,18 +179,16 @@ def notebook_page(display_path: str, program: Program) -> bool:
 
 
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
-    """Fail the page if a step's descriptor-level output passed the limit, or if a thread
-    printed after the block that started it had ended (:mod:`lessonkit.execute.capture`)."""
+    """Fail the page if output through a descriptor passed the limit, or a thread printed after
+    its block had ended."""
     if budget.passed:
         raise StepFailed(budget.problem(program.steps[index].header_line))
     for owner in sorted(output.late):
         raise StepFailed(
-            Problem(
-                "a thread this block started printed after the block had ended",
-                program.steps[owner].header_line,
-                "wait for the thread before the block ends (thread.join()), or print its "
-                "result from the block itself",
-            )
+            "a thread this block started printed after the block had ended",
+            program.steps[owner].header_line,
+            "wait for the thread before the block ends (thread.join()), or print its "
+            "result from the block itself",
         )
 
 
@@ -218,12 +203,8 @@ def page_seed(page: str) -> int:
 
 @contextmanager
 def _seeded(page: str) -> Iterator[None]:
-    """Seed ``random`` and numpy's global generator for the page; restore them afterwards (a
-    run in the caller's process leaves the caller's generators as they were).
-
-    ``np.random.default_rng()`` without a seed draws from the operating system and cannot be
-    seeded from outside: lessons pass a seed (CONTRIBUTING.md, "Random numbers").
-    """
+    """Seed ``random`` and numpy's global generator for the page; restore them afterwards.
+    (``np.random.default_rng()`` without a seed cannot be seeded from outside: lessons pass one.)"""
     seed = page_seed(page)
     saved = random.getstate()
     numpy = sys.modules.get("numpy")
@@ -241,30 +222,17 @@ def _seeded(page: str) -> Iterator[None]:
             numpy.random.set_state(saved_numpy)
 
 
-@contextmanager
-def _figure_style() -> Iterator[None]:
-    """Run a page with the lesson figure style as matplotlib's settings, restored afterwards.
-
-    A figure drawn with plain pyplot then follows the site's light and dark palettes like the
-    lab's figures, and settings one page changes never reach the next page a worker runs. The
-    style's module is a dependency of the pages that use matplotlib (``imports.FIGURE_STYLE``).
-    """
+def _figure_style() -> AbstractContextManager[None]:
+    """The lesson figure style as matplotlib's settings, restored afterwards."""
     import matplotlib as mpl
 
     from lessonkit.lab.figure_style import STYLE
 
-    with mpl.rc_context(STYLE):
-        yield
+    return mpl.rc_context(STYLE)
 
 
-def _run_exec(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     ipython = step.option("ipython")
     cell = ipython == "yes" or (budget.notebook and ipython != "no")
     if cell:
@@ -304,7 +272,7 @@ def _run_exec(
         raise StepFailed(budget.problem(step.header_line))
     shown.sort(key=lambda item: item[0])  # stable: displays before the value at the same place
     opened = _open_figures()
-    opened += [fig for n, fig in enumerate(figures) if not _among(fig, [*opened, *figures[:n]])]
+    opened += [f for n, f in enumerate(figures) if not any(f is o for o in [*opened, *figures[:n]])]
     describe = budget.describe if cell else None
     rendered = [_render_figure(f, step, path, index, n, describe) for n, f in enumerate(opened)]
     try:
@@ -315,9 +283,8 @@ def _run_exec(
 
 
 def _displayed(shell: Any, value: Any, at: int, step: Step) -> list[tuple[int, str, str]]:
-    """What a notebook cell shows of ``value`` (its last expression's value, through ``shell``;
-    or, without one, a ``display()``'s mimebundle), at ``at``: its best rich repr; nothing
-    for a value whose repr is an address (:func:`~lessonkit.notebooks.ipython.value_bundle`)."""
+    """What a notebook cell shows at ``at`` of ``value`` (its last value, through ``shell``; or
+    without one, a ``display()``'s mimebundle)."""
     from lessonkit.notebooks import ipython
 
     best = ipython.best_output(ipython.value_bundle(shell, value) if shell else value)
@@ -335,32 +302,22 @@ def _in_cell(step: Step) -> Any:
     return place
 
 
-def _among(item: object, items: list[Any]) -> bool:
-    return any(item is other for other in items)
-
-
 def _shown_as_text(value: object, step: Step) -> bool:
     return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
 def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str]]:
-    """The block's top-level statements, compiled in runs: ``exec`` for statements, and one
-    ``eval`` per expression statement, marked ``last`` (its value is shown, as in a notebook),
-    ``hidden`` (a ``;`` follows it: nothing is shown, as in Jupyter) or ``expression`` (only a
-    figure is shown, as IPython's ``display`` would: no figure is dropped for not being last).
-    """
+    """The block's statements compiled in runs: ``exec`` for statements, one ``eval`` for each
+    expression statement: ``last`` (its value is shown), ``hidden`` (a ``;`` follows it, as in
+    Jupyter) or ``expression`` (only a figure is shown, as IPython's ``display`` would)."""
     source = "\n" * (step.line - 1) + code  # the code's line numbers are the page's
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or step.line
-        problem = Problem(
-            f"SyntaxError: {error.msg}",
-            line,
-            "fix the Python syntax in this block",
-            details=f"line {line}: {(error.text or '').rstrip()}",
-        )
-        raise StepFailed(problem) from None
+        details = f"line {line}: {(error.text or '').rstrip()}"
+        hint = "fix the Python syntax in this block"
+        raise StepFailed(f"SyntaxError: {error.msg}", line, hint, details=details) from None
     lines = source.split("\n")
     chunks: list[tuple[CodeType, str]] = []
     run: list[ast.stmt] = []
@@ -424,38 +381,30 @@ def _collapsed(lines: list[str], limit: int = TRACEBACK_LINES) -> list[str]:
     return out
 
 
+_HINTS = {
+    NameError: "define it in this block or an earlier one: blocks run top to bottom, and pages "
+    "never share state",
+    ModuleNotFoundError: "install the package and add it to pyproject.toml, or import it by its "
+    "right name",
+    PermissionError: "lesson code runs in a temporary folder: write there",
+    SystemExit: "a lesson's code may not end its process: raise an exception to fail, or remove it",
+    KeyboardInterrupt: "remove the raise; a block that runs too long is stopped by its timeout=",
+    RecursionError: "a function calls itself without end: check its base case (or write a loop)",
+    MemoryError: "use less memory: smaller arrays, fewer copies (del what you no longer need), or "
+    "raise the lessonkit option memory_limit",
+    Exception: "fix the code in this block (run it in a Python shell to explore)",
+}
+
+
 def _hint_for(error: BaseException) -> str:
-    if isinstance(error, NameError):
-        return (
-            "define it in this block or an earlier one: blocks run top to bottom, "
-            "and pages never share state"
-        )
-    if isinstance(error, ModuleNotFoundError):
-        return "install the package and add it to pyproject.toml, or import it by its right name"
-    if isinstance(error, PermissionError):  # the write guard's says what to do instead
-        return getattr(error, "hint", "") or "lesson code runs in a temporary folder: write there"
-    if isinstance(error, SystemExit):
-        return "a lesson's code may not end its process: raise an exception to fail, or remove it"
-    if isinstance(error, KeyboardInterrupt):
-        return "remove the raise; a block that runs too long is stopped by its timeout="
-    if isinstance(error, RecursionError):
-        return "a function calls itself without end: check its base case (or write a loop)"
-    if isinstance(error, MemoryError):
-        return (
-            "use less memory: smaller arrays, fewer copies (del what you no longer need), or "
-            "raise the lessonkit option memory_limit"
-        )
-    return "fix the code in this block (run it in a Python shell to explore)"
+    if isinstance(error, PermissionError) and getattr(error, "hint", ""):  # the write guard's
+        return error.hint  # type: ignore[attr-defined]
+    kind = next((k for k in _HINTS if isinstance(error, k)), Exception)
+    return _HINTS[kind]
 
 
-def _run_value(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     spelled = "{{ " + step.source + (f":{step.fmt}" if step.fmt else "") + " }}"
     with output.step(index):
         try:
@@ -467,23 +416,19 @@ def _run_value(
             hint = "inline values read names defined by python exec blocks above them on the page"
             if not isinstance(error, Exception):
                 hint = _hint_for(error)
-            raise StepFailed(
-                Problem(f"{name} in inline value {spelled}: {what}", step.line, hint)
-            ) from None
+            raise StepFailed(f"{name} in inline value {spelled}: {what}", step.line, hint) from None
     try:
         text = format(value, step.fmt)
     except (ValueError, TypeError) as error:
         hint = "use a format spec that suits the value, e.g. .2f for a float or , for an int"
         raise StepFailed(
-            Problem(f"cannot format inline value {spelled}: {error}", step.line, hint)
+            f"cannot format inline value {spelled}: {error}", step.line, hint
         ) from None
-    if _open_figures():
+    if _figure_numbers():
         raise StepFailed(
-            Problem(
-                f"the inline value {spelled} drew a figure",
-                step.line,
-                'an inline value shows text: draw figures in a python exec block with alt="..."',
-            )
+            f"the inline value {spelled} drew a figure",
+            step.line,
+            'an inline value shows text: draw figures in a python exec block with alt="..."',
         )
     try:
         budget.spend(len(text))
@@ -493,8 +438,8 @@ def _run_value(
 
 
 class _RecordingRunner(doctest.DocTestRunner):
-    """A DocTestRunner that records each example's real output and the first failure, and
-    which example opened each figure still open."""
+    """Records each example's real output, the first failure, and which example opened each
+    figure."""
 
     def __init__(self, budget: _Budget) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS, verbose=False)
@@ -539,14 +484,8 @@ class _BoundedSpoofOut(doctest._SpoofOut):
         return super().write(text)
 
 
-def _run_doctest(
-    step: Step,
-    namespace: dict[str, Any],
-    path: str,
-    index: int,
-    budget: _Budget,
-    output: PageOutput,
-) -> StepResult:
+def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
+    namespace, path, output = budget.namespace, budget.path, budget.output
     parser = doctest.DocTestParser()
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
@@ -557,14 +496,8 @@ def _run_doctest(
         except BaseException as error:  # doctest lets KeyboardInterrupt through
             example = runner.current
             line = step.line + example.lineno if example else step.header_line
-            raise StepFailed(
-                Problem(
-                    _describe(error, budget.memory),
-                    line,
-                    _hint_for(error),
-                    details=_source(example),
-                )
-            ) from None
+            message, hint = _describe(error, budget.memory), _hint_for(error)
+            raise StepFailed(message, line, hint, details=_source(example)) from None
     if budget.passed:
         example = runner.failure[0] if runner.failure else runner.current
         line = step.line + example.lineno if example else step.header_line
@@ -573,23 +506,15 @@ def _run_doctest(
         example, details = runner.failure
         line = step.line + example.lineno
         hint = "make the written output match what the code prints (or fix the code)"
-        raise StepFailed(
-            Problem(
-                f"doctest failed: {_source(example)}",
-                line,
-                hint,
-                details=details.rstrip(),
-            )
-        )
+        message = f"doctest failed: {_source(example)}"
+        raise StepFailed(message, line, hint, details=details.rstrip())
     still_open = [runner.figures[n] for n in _figure_numbers() if n in runner.figures]
     if still_open:
         example = min(still_open, key=lambda e: e.lineno)
         raise StepFailed(
-            Problem(
-                f"a doctest drew a figure: {_source(example)}",
-                step.line + example.lineno,
-                'a doctest shows text: draw figures in a python exec block with alt="..."',
-            )
+            f"a doctest drew a figure: {_source(example)}",
+            step.line + example.lineno,
+            'a doctest shows text: draw figures in a python exec block with alt="..."',
         )
     transcript = []
     for example, got in zip(test.examples, runner.outputs, strict=True):
@@ -618,8 +543,7 @@ def _figure_numbers() -> list[int]:
 
 
 def _open_figures() -> list[Any]:
-    pyplot = sys.modules.get("matplotlib.pyplot")
-    return [pyplot.figure(n) for n in pyplot.get_fignums()] if pyplot else []
+    return [sys.modules["matplotlib.pyplot"].figure(n) for n in _figure_numbers()]
 
 
 def _close_figures() -> None:
@@ -631,9 +555,8 @@ def _close_figures() -> None:
 def _render_figure(
     fig: Any, step: Step, path: str, index: int, number: int, describe: bool | None = None
 ) -> Figure:
-    """``fig`` as SVG with its alt text: the block's, the figure's ``alt_text``, or one
-    generated from the figure when ``describe`` (a notebook cell's, and the site allows it;
-    None: not a notebook cell)."""
+    """``fig`` as SVG with its alt text: the block's, the figure's ``alt_text``, or, when
+    ``describe`` (a notebook cell's; None: not one), generated."""
     alt = step.option("alt") or getattr(fig, "alt_text", "")
     if not alt.strip() and describe:
         from lessonkit.execute.alt_text import describe as described
@@ -643,7 +566,7 @@ def _render_figure(
         hint = 'describe what the figure shows: add alt="..." to the block, or set fig.alt_text'
         if describe is False:
             hint += " (this site's lessonkit option generated_alt_text is off)"
-        raise StepFailed(Problem("figure without alt text", step.header_line, hint))
+        raise StepFailed("figure without alt text", step.header_line, hint)
     from lessonkit.execute.svg import to_svg
 
     prefix = re.sub(r"[^A-Za-z0-9_-]", "-", f"lk-{Path(path).stem}-{index}-{number}")

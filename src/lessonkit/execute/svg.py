@@ -1,28 +1,14 @@
 """Serialise a matplotlib figure as small, deterministic SVG to inline in a page.
 
-:func:`to_svg` is the one place that turns a figure (built by the lab or with pyplot in a
-lesson) into SVG:
-
-- text stays text (``svg.fonttype = 'none'``), ids are stable and prefixed, no date or creator;
-- every text, tick and spine drawn in :data:`~lessonkit.lab.figure_style.INK` becomes
-  ``currentColor``, so the figure takes the page's text colour in light and dark mode;
-- the ``<svg>`` scales to the column width through its ``viewBox``, has ``role="img"``, an
-  ``aria-label`` and a ``<title>`` carrying the alt text;
-- the figure is drawn once, not twice, when its layout engine lays nothing out at draw time
-  (``fig.tight_layout()`` leaves such an engine): the same bytes, for about 40 % less time.
-
->>> from lessonkit.lab.figures import softmax_bars
->>> from lessonkit.lab.trace import softmax_trace
->>> fig = softmax_bars(softmax_trace([3, 1, 0], [10, 20, 30]))
->>> svg = to_svg(fig, fig.alt_text, id_prefix="trace")
->>> svg.startswith('<svg role="img" aria-label="Two bar charts')
-True
->>> "currentColor" in svg and INK not in svg
-True
+Text stays text, ids are stable and prefixed, no date; :data:`~lessonkit.lab.figure_style.INK`
+becomes ``currentColor`` (light and dark mode); the ``<svg>`` scales through its ``viewBox`` and
+carries the alt text (``role="img"``, ``aria-label``, ``<title>``).
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import html
 import io
 import re
@@ -37,15 +23,8 @@ from lessonkit.lab.figure_style import INK, STYLE
 
 _NO_AUTOLAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 """What ``Figure.set_layout_engine(None)`` reads: without either, it sets no engine."""
-
-_SVG_SAVE_KEYS = (
-    "svg.fonttype",
-    "svg.hashsalt",
-    "font.family",
-    "font.sans-serif",
-    "font.monospace",
-)
-"""Settings :func:`to_svg` applies even to a figure drawn without the lab's style."""
+_SAVE_KEYS = ("svg.fonttype", "svg.hashsalt", "font.family", "font.sans-serif", "font.monospace")
+"""Settings applied even to a figure drawn without the lab's style."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _PAGE_STYLE = re.compile(r'\s*<style type="text/css">\*\{[^}]*\}</style>')
@@ -55,16 +34,14 @@ _EMPTY_DEFS = re.compile(r"\s*<defs>\s*</defs>")
 def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     """Serialise ``fig`` as an ``<svg>`` element to inline in an HTML page.
 
-    ``alt`` describes the figure for people who cannot see it; ``id_prefix`` (letters, digits,
-    ``-``, ``_``) keeps this figure's ids apart from other figures' on the same page.
-    Works for figures from this module and for pyplot figures; never opens a window.
+    ``alt`` describes the figure; ``id_prefix`` keeps its ids apart from other figures' ids.
 
     >>> fig = Figure(figsize=(2, 1))
     >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
     >>> svg = to_svg(fig, 'A rising line, "y = x".', id_prefix="demo")
     >>> svg.startswith('<svg role="img" aria-label="A rising line, &quot;y = x&quot;."')
     True
-    >>> 'id="demo-' in svg and ' id="figure_1"' not in svg and "<?xml" not in svg
+    >>> 'id="demo-' in svg and ' id="figure_1"' not in svg and "<?xml" not in svg and INK not in svg
     True
     """
     if not isinstance(alt, str) or not alt.strip():
@@ -75,7 +52,7 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
             f"{id_prefix!r}"
         )
     buffer = io.StringIO()
-    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}), _drawn_once(fig):
+    with _save_style(), _drawn_once(fig):
         fig.savefig(
             buffer,
             format="svg",
@@ -85,9 +62,7 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: inlined in HTML
     svg = _METADATA.sub("", svg)
-    # matplotlib's `*{stroke-linejoin: round; stroke-linecap: butt}` would style the whole page;
-    # both properties inherit, so set them on the root element instead.
-    svg = _PAGE_STYLE.sub("", svg)
+    svg = _PAGE_STYLE.sub("", svg)  # `*{stroke-linejoin...}` would style the page: on the root
     svg = _EMPTY_DEFS.sub("", svg)
     svg = svg.replace(INK, "currentColor")
     svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)  # identity rotations on text
@@ -96,7 +71,6 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{id_prefix}-\1"', svg)
     label = html.escape(alt, quote=True)
     root_end = svg.index(">") + 1  # the <svg ...> start tag: no ">" inside its attributes
-    # Drop the fixed width and height: the viewBox keeps the aspect ratio at any width.
     attrs = re.sub(r'\s(?:width|height)="[^"]*"', "", svg[len("<svg") : root_end - 1])
     width_pt = float(attrs.split('viewBox="0 0 ')[1].split()[0])
     new_root = (
@@ -115,13 +89,10 @@ with the same alt text): a scatter plot of 5,000 points is 600 kB of SVG, 100 kB
 
 
 def _raster(fig: Figure, attrs: str) -> str:
-    """``fig`` as a PNG at twice the pixels it is shown at (sharp on a high-density screen), on
-    white (its ink does not follow the page's colours), as an ``<image>`` filling the viewBox
-    of the ``<svg>`` start tag's ``attrs``."""
-    import base64
-
+    """``fig`` as a PNG ``<image>`` filling the viewBox in ``attrs``: twice the pixels shown (sharp
+    on a dense screen), on white (its ink does not follow the page's colours)."""
     buffer = io.BytesIO()
-    with mpl.rc_context({key: STYLE[key] for key in _SVG_SAVE_KEYS}):
+    with _save_style():
         fig.savefig(
             buffer, format="png", dpi=2 * 96, facecolor="white", metadata={"Software": None}
         )
@@ -130,19 +101,17 @@ def _raster(fig: Figure, attrs: str) -> str:
     return f'<image width="{width}" height="{height}" href="data:image/png;base64,{data}"/>'
 
 
+def _save_style() -> contextlib.AbstractContextManager[None]:
+    return mpl.rc_context({key: STYLE[key] for key in _SAVE_KEYS})
+
+
 @contextmanager
 def _drawn_once(fig: Figure) -> Iterator[None]:
     """Save ``fig`` with one draw, not two, when its layout engine lays nothing out.
 
-    ``savefig`` draws a figure that has a layout engine once without rendering, for the engine
-    to place the axes, then again to write it. ``fig.tight_layout()`` leaves such an engine, a
-    :class:`~matplotlib.layout_engine.PlaceHolderLayoutEngine`, whose ``execute`` does nothing:
-    the first draw is wasted, about 40 % of saving a small heatmap. That engine is set aside
-    while the figure is saved (and put back after), so the figure is drawn once, from the state
-    the second draw starts from. A constrained or tight engine keeps both draws, and so does a
-    figure with a ``draw_event`` handler (one that moves things on every draw would see one
-    draw fewer). The page's settings cannot give the figure a new engine meanwhile: both that
-    ``set_layout_engine(None)`` reads are off until the engine is back.
+    ``fig.tight_layout()`` leaves a ``PlaceHolderLayoutEngine``, whose layout draw is wasted
+    (about 40 % of saving a small heatmap): it is set aside while saving, unless a
+    ``draw_event`` handler would see one draw fewer. Same bytes.
 
     >>> fig = Figure(figsize=(2, 1))
     >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)

@@ -1,25 +1,12 @@
-"""Run each page in a fresh process of its own, forked by multiprocessing's fork server.
+"""Run each page in a fresh process forked by multiprocessing's fork server.
 
-The build starts one fork server (:mod:`multiprocessing.forkserver`, with :data:`HASH_SEED`),
-which imports numpy, matplotlib and lessonkit's runner and draws a throwaway figure as it starts
-(:mod:`lessonkit.execute.forked` preloads :func:`prepare`). Each page is then a
-:class:`multiprocessing.Process` forked from it: a copy of a process that already paid for that
-set-up, so nothing a page changes (numpy's print options, the random generators, ``os.environ``,
-a patched lab function, the working folder...) can reach another page. Where there is no fork
-server (Windows), each page is a spawned process that prepares itself.
-
-The build times every step of a page and kills the page's whole process tree when a step
-overruns its timeout. A page process leads a process group of its own and, on Linux, is a child
-subreaper: what lesson code starts (a ``subprocess.Popen``, a double-forked daemon) stays below
-it and is killed when the page ends. The fork server is a subreaper too: what a killed page
-left running is killed when it exits (with the build, or on SIGTERM/SIGHUP, :data:`STOPS`).
-A page's memory (:data:`MEMORY_LIMIT`) and output (:data:`~lessonkit.execute.runner.
-OUTPUT_LIMIT`) are capped; a page process that dies is reported with what killed it and the
-line of the block that was running.
-
-The fork server holds lessonkit's modules as they were when it started: a page that finds one
-edited since (``mkdocs serve``) says so, and the build :func:`retire` s that server and runs
-the page from a fresh one (:mod:`lessonkit.execute.imports`).
+The fork server (:data:`HASH_SEED`) imports numpy, matplotlib and the runner and draws a
+throwaway figure once (:func:`prepare`); each page is a :class:`multiprocessing.Process` forked
+from it, so nothing a page changes reaches another (spawned where there is no fork server).
+Each step is timed; one that overruns kills the page's process group and, through a child
+subreaper, everything it started. Memory (:data:`MEMORY_LIMIT`) and output are capped; a page
+process that dies is reported with its cause and the block's line. A server that holds lessonkit
+files edited since it started (``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
 from __future__ import annotations
@@ -55,8 +42,7 @@ from lessonkit.execute.results import PageResult
 from lessonkit.execute.runner import OUTPUT_LIMIT
 
 HASH_SEED = "0"
-"""``PYTHONHASHSEED`` of the fork server and pages: ``print({"a", "b"})`` prints the same in
-every build (string hashing is otherwise randomised per process, and so is a set's order)."""
+"""``PYTHONHASHSEED`` of pages: a set of strings prints in the same order in every build."""
 
 STARTUP_TIMEOUT = 120.0
 """Seconds a page process may take to start (the fork server's imports included)."""
@@ -65,8 +51,7 @@ STALE_RETRIES = 3
 """Fresh fork servers a page may try when the one it got holds edited lessonkit files."""
 
 MEMORY_LIMIT = 4 * 2**30
-"""Bytes of memory a page's process may allocate (see :func:`~lessonkit.execute.processes.
-limit_memory`); each process the page starts may too."""
+"""Bytes of memory a page's process (and each process it starts) may allocate."""
 
 PRELOAD = (
     "numpy",
@@ -74,16 +59,14 @@ PRELOAD = (
     "matplotlib.backends.backend_agg",
     "matplotlib.backends.backend_svg",
 )
-"""What :func:`prepare` imports first, before it records imports: a speed choice, never a
-result (what a page imports, preloaded or not, is recorded as it runs)."""
+"""What :func:`prepare` imports first: speed only (a page's imports are recorded as it runs)."""
 
 LESSON_LIBRARY = "lessonkit.lab"
-"""The package lessons import from: :func:`prepare` reads what its modules import and digests
-their files once, for every page process."""
+"""The package lessons import from: :func:`prepare` digests its files once for every page."""
 
 STOPS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop the fork server and everything below it (a stop sent to the build's process
-group: ``timeout``, a cancelled CI job, a closed terminal). One the build ignores stays ignored."""
+"""Signals that stop the fork server and everything below it (``timeout``, a cancelled CI job, a
+closed terminal); one the build ignores stays ignored."""
 
 _FORKSERVER = "forkserver" in multiprocessing.get_all_start_methods()
 _CONTEXT = multiprocessing.get_context("forkserver" if _FORKSERVER else "spawn")
@@ -104,14 +87,13 @@ class Job:
 
 @dataclass(frozen=True)
 class Limits:
-    """What a page may take: seconds per block (unless it sets ``timeout=``), characters of
-    output, bytes of memory."""
+    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory; and
+    whether a notebook cell's figure without alt text gets a generated one (else: an error)."""
 
     timeout: float = 10.0
     output: int = OUTPUT_LIMIT
     memory: int = MEMORY_LIMIT
     describe_figures: bool = True
-    """A notebook cell's figure without alt text gets a generated one (else: an error)."""
 
     def of(self, step: Step | None) -> float:
         """The seconds ``step`` may run (before the first step: the process's start)."""
@@ -122,11 +104,9 @@ class Limits:
 
 # --- The fork server, from the build's side --------------------------------------------------
 
-_lock = threading.Lock()
-"""Held while a page process or the fork server starts (:func:`_hidden_main` changes globals)."""
+_lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
 _retired: list[int] = []
-_failed: str | None = None
-"""Why the fork server could not start: every later page says so at once."""
+_failed: str | None = None  # why the fork server could not start: later pages say so at once
 
 
 def warm_up() -> None:
@@ -149,13 +129,8 @@ def _ensure_server() -> None:
 
 @contextlib.contextmanager
 def _hidden_main() -> Iterator[None]:
-    """Start processes with :data:`HASH_SEED`, and without re-running the build's main script.
-
-    multiprocessing re-runs the parent's ``__main__`` file in each new process so that objects
-    defined there can be unpickled; under ``mkdocs build`` that is MkDocs' command line, whose
-    imports would cost each page about a tenth of a second. Pages receive lessonkit's objects
-    only, so the file is hidden while a process starts.
-    """
+    """Start processes with :data:`HASH_SEED`, without re-running the build's ``__main__`` file
+    (under ``mkdocs build``, MkDocs' imports: about 0.1 s a page; pages need only lessonkit's)."""
     main = sys.modules.get("__main__")
     saved = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = HASH_SEED
@@ -175,8 +150,7 @@ def _hidden_main() -> Iterator[None]:
 
 
 def _flags(flags: list[str]) -> list[str]:
-    """The build's interpreter flags for the fork server, without ``-E`` and ``-I``: those
-    would make it ignore ``PYTHONHASHSEED`` (``-I``'s ``-s`` and ``-P`` are kept).
+    """The build's interpreter flags without ``-E`` and ``-I``, which ignore ``PYTHONHASHSEED``.
 
     >>> _flags(["-E", "-I", "-O"])
     ['-O', '-s', '-P']
@@ -187,11 +161,8 @@ def _flags(flags: list[str]) -> list[str]:
 
 
 def retire() -> None:
-    """Let the fork server go: it exits once its pages have, and the next page starts a fresh
-    one (a build whose pages have all run; one that holds edited lessonkit files).
-
-    multiprocessing stops its fork server only by waiting for it (``ForkServer._stop``), which
-    waits for its pages too: its state is reset here instead, and the server reaped later."""
+    """Let the fork server go: it exits once its pages have; the next page starts a fresh one.
+    (``ForkServer._stop`` would wait for its pages: its state is reset instead, reaped later.)"""
     if not _FORKSERVER:
         return
     server = forkserver._forkserver
@@ -220,9 +191,8 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
 
 
 def stop(timeout: float = 5.0) -> None:
-    """Stop the fork servers and wait for them (at the build's exit, its pages stopped: one
-    still importing is not waited for); and multiprocessing's resource tracker, which would
-    hold the build's output a moment longer."""
+    """Stop the fork servers and wait for them, and multiprocessing's resource tracker (which
+    would hold the build's output a moment longer)."""
     retire()
     with _lock:
         for pid in _retired:
@@ -259,8 +229,7 @@ class WorkerPool:
         self.limits = Limits(float(default_timeout), output_limit, memory_limit, describe_figures)
         self._slots = threading.Semaphore(self.size)
         self._running: set[multiprocessing.process.BaseProcess] = set()
-        self._closes = 0
-        """How many times the pool was closed: a page under way across a close is lost."""
+        self._closes = 0  # times the pool was closed: a page under way across a close is lost
         self._guard = threading.Lock()
         _POOLS.add(self)
 
@@ -276,6 +245,7 @@ class WorkerPool:
 
     def _run_once(self, job: Job, closes: int) -> PageResult | None:
         """Run ``job`` in a new page process; None if it found lessonkit's files edited."""
+        global _failed
         if _failed:
             return _not_started_result(job, _failed)
         ours, theirs = _CONTEXT.Pipe()
@@ -290,7 +260,8 @@ class WorkerPool:
                     if self._closes == closes:
                         process.start()
             except (OSError, EOFError) as error:  # EOFError: the server stopped as it started
-                return _not_started_result(job, _server_failed(error))
+                _failed = f"lessonkit's fork server stopped while it started ({error}; see above)"
+                return _not_started_result(job, _failed)
             finally:
                 theirs.close()  # the page's end now: its death is an end of file here
             with self._guard:
@@ -299,8 +270,10 @@ class WorkerPool:
                 return lost_result(job)
             return self._watch(process, ours, job, closes)
         finally:
-            if process.pid:
-                _end(process)
+            if process.pid:  # a moment to exit after its result; else killed
+                process.join(0.1)
+                _kill(process)
+                process.join()
             ours.close()
             shutil.rmtree(folder, ignore_errors=True)
             with self._guard:
@@ -315,7 +288,9 @@ class WorkerPool:
             if not conn.poll(self.limits.of(step)):
                 if step is None:
                     return _not_started_result(job, "its process did not start in time")
-                return _timeout_result(job, step, self.limits.of(step))
+                message = f"TimeoutError: the block ran longer than {self.limits.of(step):g} s "
+                hint = "make it faster, or give this block more time with timeout=SECONDS"
+                return _problem(job, step, message + "and was stopped", hint)
             try:
                 kind, payload = conn.recv()
             except (EOFError, OSError):
@@ -345,33 +320,18 @@ def _kill(process: multiprocessing.process.BaseProcess) -> None:
         processes.kill_group(process.pid)
 
 
-def _end(process: multiprocessing.process.BaseProcess) -> None:
-    """Wait a moment for a page process that has sent its result; kill one that lingers, or has
-    not (timed out, or the build is stopping)."""
-    process.join(0.1)
-    _kill(process)
-    process.join()
-
-
-def _server_failed(error: BaseException) -> str:
-    global _failed
-    _failed = f"lessonkit's fork server stopped while it started ({error}; its error is above)"
-    return _failed
-
-
 _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
 
 
 def _stop_all() -> None:
-    """At interpreter exit (a build interrupted with Ctrl-C, say), stop every page first: the
-    threads that wait for them are joined next, and would wait out a runaway block."""
+    """At exit (Ctrl-C), stop every page before the threads waiting for them are joined."""
     for pool in list(_POOLS):
         pool.close()
     stop()
 
 
-# threading's exit hooks run before non-daemon threads are joined (concurrent.futures joins its
-# threads in one, registered earlier, so this runs first); atexit would run too late.
+# threading's exit hooks run before threads are joined (atexit: too late), after
+# concurrent.futures' own, registered earlier (see its import above).
 getattr(threading, "_register_atexit", atexit.register)(_stop_all)
 
 
@@ -380,49 +340,40 @@ def _problem(job: Job, step: Step | None, message: str, hint: str) -> PageResult
     return PageResult(problems=[Problem(message, line, hint).at(job.display_path)])
 
 
-def _timeout_result(job: Job, step: Step | None, timeout: float) -> PageResult:
-    return _problem(
-        job,
-        step,
-        f"TimeoutError: the block ran longer than {timeout:g} s and was stopped",
-        "make it faster, or give this block more time with timeout=SECONDS",
-    )
-
-
 def _not_started_result(job: Job, why: str) -> PageResult:
-    return _problem(
-        job,
-        None,
-        f"lessonkit could not start a process to run this page: {why}",
-        "pages import numpy and matplotlib with the build's Python: check that "
-        "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)",
-    )
+    message = f"lessonkit could not start a process to run this page: {why}"
+    return _problem(job, None, message, _NOT_STARTED_HINT)
+
+
+_NOT_STARTED_HINT = (
+    "pages import numpy and matplotlib with the build's Python: check that "
+    "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
+)
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
     """What a page that the build stopped (or whose process was lost) says."""
-    return _problem(
-        job,
-        step,
-        "the lessonkit process running this page stopped: the build is stopping, it was "
-        "killed from outside, or the page's code ended it",
-        "build again; if it happens again, look for code that signals its parent process "
-        "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
-    )
+    return _problem(job, step, *_LOST)
+
+
+_LOST = (
+    "the lessonkit process running this page stopped: the build is stopping, it was killed from "
+    "outside, or the page's code ended it",
+    "build again; if it happens again, look for code that signals its parent process "
+    "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
+)
 
 
 def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) -> PageResult:
     """What to say when a page's process ended without a result (``exitcode``: negative for a
-    signal, as :attr:`multiprocessing.Process.exitcode`)."""
+    signal)."""
     if exitcode == 255:  # the fork server was gone before it could tell (os.getppid() killed)
         return lost_result(job, step)
     status = -exitcode if exitcode < 0 else exitcode << 8  # as waitpid reports it
     how = processes.describe_exit(status)
     if processes.crashed(status):
-        hint = (
-            "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
-            "Python process to find the call"
-        )
+        hint = "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
+        hint += "Python process to find the call"
     elif exitcode == -signal.SIGKILL:
         how += f", perhaps out of memory (a page may use {format_size(limits.memory)})"
         hint = "use less memory, or run the block in a plain Python process to see what kills it"
@@ -436,9 +387,8 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
 
 
 def serve_forks() -> None:
-    """Set up the fork server (run as :mod:`lessonkit.execute.forked` is preloaded): it adopts
-    what killed pages leave running, and kills it when it exits. A server that exits while its
-    build runs (retired) waits for its pages first."""
+    """Set up the fork server (as :mod:`lessonkit.execute.forked` is preloaded): it adopts what
+    killed pages leave running and kills it as it exits, a retired one after its pages."""
     build = os.getppid()
     processes.become_subreaper()
     warnings.filterwarnings("ignore", "forkserver: waitpid returned unexpected pid")
@@ -454,20 +404,23 @@ def serve_forks() -> None:
         sys.exit(0)
 
     atexit.register(end)
+    _on_stops(on_signal)
+    prepare()
+
+
+def _on_stops(handler: object) -> None:
+    """Handle :data:`STOPS` with ``handler``, leaving an ignored one ignored."""
     for signum in STOPS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, on_signal)
-    prepare()
+            signal.signal(signum, handler)  # type: ignore[arg-type]
 
 
 _prepared = False
 
 
 def prepare() -> None:
-    """Import what every page needs and warm matplotlib up, once per process (the fork server
-    does it for every page); freeze what is held (``gc.freeze``): the collector never touches it
-    again, so page processes share its memory instead of copying it. matplotlib's settings
-    become the figure style here, once: each page starts with them."""
+    """Import what every page needs, set the figure style, warm matplotlib up, once per process
+    (the fork server's, for every page); ``gc.freeze`` so forks share that memory, not copy it."""
     global _prepared
     if _prepared:
         return
@@ -475,7 +428,7 @@ def prepare() -> None:
         importlib.import_module(name)
     from lessonkit.execute import imports
 
-    imports.install()  # before what pages use is imported: see imports._later
+    imports.install()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -496,12 +449,8 @@ def prepare() -> None:
 
 
 def _draw_once() -> None:
-    """Draw and serialise a small figure, with text, an image and ticks, and throw it away.
-
-    matplotlib fills caches the first time a process draws (fonts, glyph metrics, text layouts,
-    the SVG backend's set-up); a page process is a fresh fork, so without this every page would
-    pay for them again (about 30 ms a page that draws).
-    """
+    """Draw a small figure and throw it away: matplotlib's first-draw caches (fonts, glyphs,
+    the SVG backend) are then the fork server's, not paid again by each page (about 30 ms)."""
     from matplotlib.figure import Figure
 
     from lessonkit.execute.svg import to_svg
@@ -520,13 +469,10 @@ def _draw_once() -> None:
 
 
 def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folder: Path) -> None:
-    """A page process: run ``job`` in ``folder``, report each step and the result on ``conn``,
-    end what the page started."""
+    """A page process: run ``job`` in ``folder``, report each step and the result on ``conn``."""
     with contextlib.suppress(OSError, TypeError):  # the server exits with the build, not us
         os.close(forkserver._forkserver._forkserver_alive_fd)
-    for signum in STOPS:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, signal.SIG_DFL)
+    _on_stops(signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with contextlib.suppress(AttributeError, OSError):
         os.setpgid(0, 0)
@@ -559,21 +505,9 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
 
 
 def _orphaned(*_: object) -> None:
-    """The fork server died (killed by the page's own code, say): end what the page started,
-    which the server cannot, and the page."""
+    """The fork server died (killed by the page's code, say): end the page and what it started."""
     processes.kill_descendants()
     os._exit(1)
-
-
-def _show_folder(page_dir: Path, folder: Path) -> None:
-    """Make the page's working ``folder`` show what its folder in the docs holds, as a notebook
-    expects (Jupyter runs it in its folder): a link to each file and folder there. Reads go
-    through to the docs (and are recorded, for the cache); a file the page writes is its own,
-    in ``folder``; writing through a link into the docs is refused (:mod:`.filewatch`)."""
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(page_dir):
-            if not entry.name.startswith("."):
-                os.symlink(entry.path, folder / entry.name)
 
 
 def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
@@ -582,8 +516,11 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
     from lessonkit.execute.filewatch import FileWatch
     from lessonkit.execute.runner import notebook_page, run_program
 
-    if notebook_page(job.display_path, job.program):
-        _show_folder(job.page_dir, folder)
+    if notebook_page(job.display_path, job.program):  # Jupyter runs it in its folder: links
+        with contextlib.suppress(OSError):  # to what that holds (writes through refused)
+            for entry in os.scandir(job.page_dir):
+                if not entry.name.startswith("."):
+                    os.symlink(entry.path, folder / entry.name)
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:
@@ -601,11 +538,8 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
             styled=True,
             capture_fds=True,
         )
-    except Exception:  # a bug in lessonkit itself: report it
-        problem = Problem(
-            "lessonkit failed while running this page (a bug in lessonkit, not the lesson)",
-            None,
-            "please report it with the traceback above",
-            details=traceback.format_exc(),
-        )
+    except Exception:
+        message = "lessonkit failed while running this page (a bug in lessonkit, not the lesson)"
+        hint = "please report it with the traceback above"
+        problem = Problem(message, None, hint, details=traceback.format_exc())
         return PageResult(problems=[problem.at(job.display_path)])

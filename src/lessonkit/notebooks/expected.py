@@ -14,11 +14,7 @@ from lessonkit.core.problems import Problem
 
 TAG = "raises-exception"
 RULE = "-" * 75  # above a traceback in Jupyter
-Place = tuple[str, int]  # a line as a reader knows it: ("Cell In[3], line 2", 2)
-
-
-def _line(number: int) -> Place:
-    return f"line {number}", number
+Place = tuple[str, int]  # a line as a reader knows it: ("Cell, line 2", 2)
 
 
 def expected(error: BaseException) -> bool:
@@ -31,7 +27,9 @@ def expected(error: BaseException) -> bool:
     return isinstance(error, Exception) and not isinstance(error, MemoryError)
 
 
-def shown(error: BaseException, path: str, place: Callable[[int], Place] = _line) -> str:
+def shown(
+    error: BaseException, path: str, place: Callable[[int], Place] = lambda n: (f"line {n}", n)
+) -> str:
     """``error`` as Jupyter shows it, cut to the frames of the page's own code (file ``path``);
     ``place(line)`` names a line as the reader knows it.
 

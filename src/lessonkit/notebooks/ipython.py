@@ -1,11 +1,8 @@
 """A notebook cell's IPython semantics in a page's process, through IPython's own machinery.
 
-:func:`prepare_cell` turns IPython syntax (``%timeit``, ``!ls``, ``%%bash``) into Python line for
-line, so errors keep their lines; :func:`bind` makes the process's ``InteractiveShell`` over the
-page's namespace (nothing written under ``~/.ipython``; ``%matplotlib`` does nothing; ``!cmd``
-runs through bash; ``%pip`` fails unless installed); :class:`DisplayCapture` collects what
+:func:`prepare_cell` turns IPython syntax into Python line for line; :func:`bind` makes the
+process's ``InteractiveShell`` over the page's namespace; :class:`DisplayCapture` collects what
 ``display()`` publishes; :func:`value_bundle` and :func:`best_output` choose what a value shows.
-A ``%timeit`` shows the run that made the cached result.
 """
 
 from __future__ import annotations
@@ -21,12 +18,12 @@ import sys
 from typing import Any, NamedTuple
 
 PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain")
-"""What a page shows of a mimebundle, best first (as JupyterLab orders them)."""
+"""What a page shows of a mimebundle, best first (as JupyterLab)."""
 
 
 def prepare_cell(source: str) -> str:
-    """``source`` as Python the runner can execute, its lines where they were (plain Python
-    as it is, without importing IPython; code that is not Python even for IPython as it was).
+    """``source`` as Python, its lines where they were (plain Python, or what even IPython cannot
+    read, as it is).
 
     >>> prepare_cell("x = 1")
     'x = 1'
@@ -35,8 +32,6 @@ def prepare_cell(source: str) -> str:
     files = get_ipython().getoutput('ls data')
     get_ipython().run_line_magic('timeit', 'sum(range(9))')
     <BLANKLINE>
-    >>> prepare_cell("%%bash\\necho hi\\nls").count("\\n")  # three lines still
-    2
     """
     try:
         ast.parse(source)
@@ -54,16 +49,16 @@ def prepare_cell(source: str) -> str:
 
 
 def bind(namespace: dict[str, Any]) -> Any:
-    """The process's ``InteractiveShell`` over ``namespace`` (a page's); ``get_ipython`` and
-    ``display`` go there, not into ``builtins`` (libraries would take the page for Jupyter)."""
+    """The process's ``InteractiveShell`` over ``namespace``; ``get_ipython`` and ``display`` go
+    there, not into ``builtins`` (libraries would take the page for Jupyter)."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.display import display
 
     if not InteractiveShell.initialized():
         main = sys.modules["__main__"]
         _shell_class().instance(**_quiet_profile())
-        sys.modules["__main__"] = main  # the process stays as it was: the page's names are
-        for name in ("__IPYTHON__", "display"):  # its namespace's, libraries see plain Python
+        sys.modules["__main__"] = main  # libraries see plain Python
+        for name in ("__IPYTHON__", "display"):
             vars(builtins).pop(name, None)
     shell = InteractiveShell.instance()
     shell.user_module, shell.user_ns = shell.prepare_user_module(None, namespace)
@@ -73,7 +68,7 @@ def bind(namespace: dict[str, Any]) -> Any:
 
 
 def _quiet_profile() -> dict[str, Any]:
-    """A shell's arguments that keep it out of ``~/.ipython``: no history, a temporary profile."""
+    """Arguments that keep a shell out of ``~/.ipython``: no history, a temporary profile."""
     import tempfile
 
     from IPython.core.profiledir import ProfileDir
@@ -145,16 +140,7 @@ class Shown(NamedTuple):
 
 class DisplayCapture:
     """While active, what ``display()`` publishes, in :attr:`shown`, each at ``tell()`` (how
-    much the cell has printed); a matplotlib figure is recorded, not published; ``clear_output()``
-    forgets, as in Jupyter.
-
-    >>> from IPython.display import HTML, display
-    >>> shell = bind({})
-    >>> with DisplayCapture(shell) as capture:
-    ...     display(HTML("<b>hi</b>"), "plain")
-    >>> [best_output(s.bundle) for s in capture.shown]
-    [('text/html', '<b>hi</b>'), ('text/plain', "'plain'")]
-    """
+    much the cell printed); a matplotlib figure is recorded, not published."""
 
     def __init__(self, shell: Any, tell: Any = lambda: 0) -> None:
         self.shell = shell
@@ -191,8 +177,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
 def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
-    """The mimebundle a cell's last value shows as (``{}``: nothing; a bare repr with a memory
-    address would differ in every build).
+    """The mimebundle a cell's last value shows as (``{}`` for a repr with a memory address,
+    which would differ in every build).
 
     >>> class Table:
     ...     def _repr_html_(self):
@@ -211,11 +197,7 @@ def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
 
 
 def quiet(source: str) -> bool:
-    """Whether a cell ends in ``;``, which hides its last value in IPython.
-
-    >>> quiet("plt.plot(x);"), quiet("x  # ;")
-    (True, False)
-    """
+    """Whether a cell ends in ``;``, which hides its last value in IPython (the corpus's test)."""
     from IPython.core.displayhook import DisplayHook
 
     try:
@@ -232,10 +214,7 @@ def best_output(bundle: dict[str, Any]) -> tuple[str, Any] | None:
     >>> best_output({"application/vnd.jupyter.widget-view+json": {}}) is None
     True
     """
-    for mime in PREFERENCE:
-        if mime in bundle:
-            return mime, bundle[mime]
-    return None
+    return next(((mime, bundle[mime]) for mime in PREFERENCE if mime in bundle), None)
 
 
 def png_size(data: str | bytes) -> tuple[int, int]:
