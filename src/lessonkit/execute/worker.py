@@ -297,8 +297,14 @@ class WorkerPool:
                 process.join(5)
                 if self._closes != closes or process.exitcode is None:
                     return lost_result(job, step)
+                if process.exitcode == 255:  # its server died: the next page needs a fresh one
+                    retire()
                 return _death_result(job, step, process.exitcode, self.limits)
             if kind == "done":
+                process.join(5)
+                if process.exitcode == 255:  # its server died under it (the page's code killed
+                    retire()  # it, say; the kernel's signal to the page may lag its result)
+                    return lost_result(job, step)
                 return payload
             if kind == "stale":
                 return None
