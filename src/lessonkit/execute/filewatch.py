@@ -189,7 +189,10 @@ class FileWatch:
         self._refuse_change(os.path.join(base, text) if base else os.path.abspath(text), verb)
 
     def _on_escape(self, what: str) -> None:
-        if self._escape is None:  # before the process starts, or the C code runs
+        # before the process starts, or the C code runs; not lessonkit's own (capture flushes
+        # C's stdout through ctypes after each block: a snapshot then would fail the page for
+        # what the build writes meanwhile)
+        if self._escape is None and not _machinery(_busy.caller):
             self._escape = (_lesson_line(), what)
             self._before = [_snapshot(p) for p in self.watched]
 
@@ -395,10 +398,11 @@ _MACHINERY = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _machinery(frame: FrameType | None) -> bool:
-    """Whether a read or a listing made from ``frame`` (the caller of the audited function) is
-    the import system's (importing, finding distributions: followed by
+    """Whether a read, a listing or C code reached from ``frame`` (the caller of the audited
+    function) is the import system's (importing, finding distributions: followed by
     :mod:`lessonkit.execute.imports`) or lessonkit's execution machinery's (reading a module's
-    source to follow its imports): the innermost frame outside the standard library decides.
+    source to follow its imports, flushing C's stdout): the innermost frame outside the standard
+    library decides.
 
     A loader's ``get_data`` reads a module's code when importing, and a package's data for
     ``pkgutil.get_data``: the latter is a read."""
