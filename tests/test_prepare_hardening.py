@@ -458,7 +458,7 @@ def two_sources(site: Path) -> str:
 
 def dangling(site: Path) -> str:
     (site / "docs" / "gone.md").symlink_to("nowhere.md")
-    return "docs/gone.md: error: cannot read the file: [Errno 2] No such file or directory"
+    return "docs/gone.md: error: cannot read the file: No such file or directory"
 
 
 def missing_in_nav(site: Path) -> str:

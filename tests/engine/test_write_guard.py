@@ -314,3 +314,28 @@ def test_without_snapshots_an_edit_by_another_program_passes_and_the_hook_still_
         assert problem.message.startswith("PermissionError") and problem.line == 2
     finally:
         engine.close()
+
+
+def test_a_page_that_starts_no_process_is_not_failed_by_another_programs_edit(
+    engine: Engine, project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A worker flushes C's stdout through ctypes after each block: that is lessonkit's, not
+    the page's C code, so the site the build (or a preview's rebuild) writes meanwhile does not
+    fail a page that started nothing (it ran again at the next rebuild under ``serve``)."""
+    started = tmp_path_factory.mktemp("signal") / "started"
+    code = f"print('one')\n```\n\n```python exec\nopen({str(started)!r}, 'w').close()\n"
+    code += "import time\ntime.sleep(1)"
+    text = f"# Page\n\n```python exec\n{code}\n```\n"
+
+    def build() -> None:  # the build writing the site while the page runs
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (project / "site" / "404.html").write_text("<p>not found</p>")
+
+    builder = threading.Thread(target=build)
+    builder.start()
+    result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
+    builder.join()
+    assert result.ok, result.problems
+    assert result.steps[0].stdout == "one\n"

@@ -152,7 +152,10 @@ class FileWatch:
             self._refuse_change(os.path.join(base, text), verb)
 
     def _on_escape(self, what: str) -> None:
-        if self._escape is None:  # before the process starts, or the C code runs
+        # before the process starts, or the C code runs; not lessonkit's own (capture flushes
+        # C's stdout through ctypes after each block: a snapshot then would fail the page for
+        # what the build writes meanwhile)
+        if self._escape is None and not _machinery(_busy.caller):
             self._escape = (_lesson_line(), what)
             self._before = [_snapshot(p) for p in self.watched]
 
@@ -304,8 +307,9 @@ _MACHINERY = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _machinery(frame: FrameType | None) -> bool:
-    """Whether a read from ``frame`` is the import system's (but ``pkgutil.get_data``'s is the
-    page's) or the execution machinery's: the innermost frame outside the stdlib decides."""
+    """Whether a read, a listing or C code reached from ``frame`` is the import system's (but
+    ``pkgutil.get_data``'s is the page's) or the execution machinery's (following imports,
+    flushing C's stdout): the innermost frame outside the stdlib decides."""
     if frame is not None and frame.f_code.co_filename.startswith(_IMPORT_SYSTEM):
         caller = frame.f_back
         data = frame.f_code.co_name == "get_data" and caller is not None
