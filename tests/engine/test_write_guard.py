@@ -255,6 +255,21 @@ def test_a_subprocess_writing_into_the_site_or_the_docs_fails_the_page(
     assert "the process started here wrote there" in problem.hint
 
 
+def _once_started(started: Path, path: Path, text: str) -> threading.Thread:
+    """Another program (an author, a build) writing ``text`` to ``path`` once ``started``
+    exists: the page's code made it, so the page is running."""
+
+    def write() -> None:
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        path.write_text(text)
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    return thread
+
+
 def test_an_edit_by_another_program_while_a_process_runs_says_to_build_again(
     engine: Engine, project: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -264,14 +279,7 @@ def test_an_edit_by_another_program_while_a_process_runs_says_to_build_again(
     code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 2'])"
     text = f"# Page\n\n```python exec\n{code}\n```\n"
 
-    def save() -> None:  # the author, while the process runs
-        deadline = time.monotonic() + 60
-        while not started.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        (project / "docs" / "page.md").write_text("# Page, as its author saved it\n")
-
-    author = threading.Thread(target=save)
-    author.start()
+    author = _once_started(started, project / "docs" / "page.md", "# Page, as saved\n")
     result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
     author.join()
     [problem] = result.problems
@@ -297,14 +305,7 @@ def test_without_snapshots_an_edit_by_another_program_passes_and_the_hook_still_
     code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 1'])"
     text = f"# Page\n\n```python exec\n{code}\nprint('done')\n```\n"
 
-    def save() -> None:
-        deadline = time.monotonic() + 60
-        while not started.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        (project / "docs" / "page.md").write_text("# Page, as its author saved it\n")
-
-    author = threading.Thread(target=save)
-    author.start()
+    author = _once_started(started, project / "docs" / "page.md", "# Page, as saved\n")
     try:
         result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
         author.join()
@@ -327,14 +328,7 @@ def test_a_page_that_starts_no_process_is_not_failed_by_another_programs_edit(
     code += "import time\ntime.sleep(1)"
     text = f"# Page\n\n```python exec\n{code}\n```\n"
 
-    def build() -> None:  # the build writing the site while the page runs
-        deadline = time.monotonic() + 60
-        while not started.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        (project / "site" / "404.html").write_text("<p>not found</p>")
-
-    builder = threading.Thread(target=build)
-    builder.start()
+    builder = _once_started(started, project / "site" / "404.html", "<p>not found</p>")
     result = engine.result(parse_program(text, page="page.md"), "docs/page.md", text)
     builder.join()
     assert result.ok, result.problems
