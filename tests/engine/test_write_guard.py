@@ -226,16 +226,22 @@ def test_a_page_that_starts_no_process_walks_nothing(
     assert len(walks) == 6  # the docs, mkdocs.yml and the site: before the process, at the end
 
 
-@pytest.fixture
-def engine(project: Path):
-    engine = Engine(
+def _engine(project: Path, snapshot: bool = True) -> Engine:
+    """An engine for ``project``'s docs, guarding mkdocs.yml and the site (a full build's)."""
+    return Engine(
         project / ".lessonkit" / "cache",
         workers=1,
         timeout=30,
         docs_dir=project / "docs",
         sources=(project / "mkdocs.yml",),
         private=(project / "site",),
+        snapshot=snapshot,
     )
+
+
+@pytest.fixture
+def engine(project: Path):
+    engine = _engine(project)
     yield engine
     engine.close()
 
@@ -292,15 +298,7 @@ def test_without_snapshots_an_edit_by_another_program_passes_and_the_hook_still_
 ) -> None:
     """A serve (``snapshot=False``): an author's save while a page's process runs is no fault
     of the page; what the audit hook sees is still refused."""
-    engine = Engine(
-        project / ".lessonkit" / "cache",
-        workers=1,
-        timeout=30,
-        docs_dir=project / "docs",
-        sources=(project / "mkdocs.yml",),
-        private=(project / "site",),
-        snapshot=False,
-    )
+    engine = _engine(project, snapshot=False)
     started = tmp_path_factory.mktemp("signal") / "started"
     code = f"import subprocess\nsubprocess.run(['sh', '-c', 'touch {started}; sleep 1'])"
     text = f"# Page\n\n```python exec\n{code}\nprint('done')\n```\n"
