@@ -55,7 +55,7 @@ def reaches(source: Path, href: str) -> tuple[bool, bool]:
     target = source.parent / path
     target = target / "index.html" if target.is_dir() else target
     found = bool(path) and "://" not in href and target.suffix == ".html" and target.is_file()
-    return found, found and f'id="{fragment}"' in target.read_text()
+    return found, found and (not fragment or f'id="{fragment}"' in target.read_text())
 
 
 def probe(out: Path, code: int, log: str) -> dict[str, str]:
