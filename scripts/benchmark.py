@@ -675,7 +675,7 @@ def find_peers(pythons: list[str]) -> list[Tool]:
                 path = f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}"
                 found[name] = Tool(name, python, {**ENV, "PATH": path}, asked.stdout.strip())
     for name in (name for name in list(BUILDS)[1:] if name not in found):
-        progress(f"{name} (Jupyter Book 1) is not installed for any of --peers: no column")
+        progress(f"{name} is not installed (jupyter-book: 1.x) for any of --peers: no column")
     return list(found.values())
 
 

@@ -301,7 +301,11 @@ def test_a_peer_not_installed_is_said_in_one_line_and_gets_no_column(
 ) -> None:
     assert benchmark.find_peers(["/no/such/python", sys.executable]) == []
     said = capsys.readouterr().err.splitlines()
-    assert len(said) == 2 and all("is not installed for any of --peers" in s for s in said)
+    assert [line.split()[0] for line in said] == ["mkdocs-jupyter", "jupyter-book"]
+    assert all(
+        line.endswith("is not installed (jupyter-book: 1.x) for any of --peers: no column")
+        for line in said
+    )
 
 
 def test_the_side_by_side_table_has_a_row_per_measure_and_a_column_per_tool(
@@ -365,7 +369,7 @@ def test_without_peers_the_notebooks_section_has_lessonkit_alone_and_no_target(
     command += ["--peers", "/no/such/python", "--write", "--out", str(out), "--check"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "mkdocs-jupyter (Jupyter Book 1) is not installed for any of --peers" in done.stderr
+    assert "mkdocs-jupyter is not installed (jupyter-book: 1.x) for any of --peers" in done.stderr
     text = out.read_text()
     assert "\n\nold\n" in text and "## Quality budget\n\nkept\n" in text  # other sections kept
     section = text.split("## Notebooks side by side\n", 1)[1]
