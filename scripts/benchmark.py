@@ -17,18 +17,21 @@ median of the runs is reported. Then, once per size and kind: the peak memory of
 each (every process it starts, ``peak_memory.py``), and the seconds from a prose save to the page
 served under ``mkdocs serve --dirty`` (``serve_timing.py``), for the floor and for lessonkit.
 ``--against REF`` adds lessonkit as it was at git ``REF`` to every run, so a change is judged
-against the code before it on the same machine, at the same moment.
+against the code before it on the same machine, at the same moment. ``--kinds notebooks``
+builds the notebook corpus with lessonkit and its peers (``notebook_probe.py``; ``NB_INTRO``).
 
     .venv/bin/python scripts/benchmark.py                       # 20 and 200 pages, 3 runs
     .venv/bin/python scripts/benchmark.py --against main --write  # and record BENCHMARKS.md
     .venv/bin/python scripts/benchmark.py --large                # add 1,000 pages
     .venv/bin/python scripts/benchmark.py --pages 2 --runs 1 --saves 1   # a quick check
+    .venv/bin/python scripts/benchmark.py --kinds notebooks --peers /tmp/peers/bin/python
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import importlib.util
 import os
 import random
@@ -47,6 +50,7 @@ from io import BytesIO
 from pathlib import Path
 
 from docs_section import write_section
+from notebook_probe import NOTEBOOKS, copy_corpus, probe
 from peak_memory import Peak, run_sampled
 from serve_timing import Served, ServeFailure, free_port, serving, time_saves, wait_for
 
@@ -595,12 +599,117 @@ sum of the proportional set size of a build's process and every process it start
 `.venv/bin/python scripts/benchmark.py --against main --write`."""
 
 
-def header(args: argparse.Namespace) -> str:
-    line = (
-        f"Latest run ({date.today().isoformat()}; Python {sys.version.split()[0]}, {CORES} CPU "
-        f"cores, {args.runs} runs, {args.saves} prose saves"
-    )
-    return line + (f", against `{args.against}`)" if args.against else ")") + ":"
+def header(args: argparse.Namespace, *more: str) -> str:
+    """The line above a run's tables: when, on what, how many runs, and ``more``."""
+    said = [f"Python {sys.version.split()[0]}", f"{CORES} CPU cores", f"{args.runs} runs", *more]
+    return f"Latest run ({date.today().isoformat()}; {', '.join(said)}):"
+
+
+# --- notebooks side by side -------------------------------------------------------------------
+
+NB_SECTION = "## Notebooks side by side"
+MKDOCS = ["-m", "mkdocs", "build", "--strict"]
+JUPYTER_BOOK = ["-c", "from jupyter_book.cli.main import main; main()", "build", "docs"]
+BUILDS = {  # a tool: its command after its Python, what a cold build removes, where pages go
+    "lessonkit": (MKDOCS, ".lessonkit", "site"),
+    "mkdocs-jupyter": (MKDOCS, ".cache", "site"),
+    "jupyter-book": (JUPYTER_BOOK, "docs/_build", "docs/_build/html"),
+}
+NB_INTRO = """\
+`scripts/benchmark.py --kinds notebooks --peers PYTHON...` builds `tests/notebooks/corpus/`
+unedited with lessonkit, mkdocs-jupyter (`execute: true`; both `mkdocs build --strict` with
+Material) and Jupyter Book 1 (Sphinx, `execute_notebooks: cache`), each from its own Python:
+cold (its cache removed), then warm, in each run; then once with a cell failing by mistake in
+two notebooks. Each pattern is read from the built pages. Jupyter Book 2 (mystmd) builds no site
+offline: it fetches its theme from api.mystmd.org (`getaddrinfo ENOTFOUND api.mystmd.org`)."""
+
+
+def nb_config(tool: str) -> dict[str, str]:
+    """The files (path: text) that make the corpus a site of ``tool``."""
+    if tool == "jupyter-book":  # cached execution, as a warm build needs
+        toc = "".join(f"  - file: {name}\n" for name in NOTEBOOKS)
+        toc = f"format: jb-book\nroot: index\nchapters:\n{toc}"
+        return {"docs/_toc.yml": toc, "docs/_config.yml": "execute:\n  execute_notebooks: cache\n"}
+    suffix = ".ipynb" if tool == "mkdocs-jupyter" else ".md"
+    nav = "".join(f"  - {name}\n" for name in ["index.md", *(n + suffix for n in NOTEBOOKS)])
+    plugin = "lessonkit" if tool == "lessonkit" else "mkdocs-jupyter:\n      execute: true"
+    theme = "theme:\n  name: material\n  font: false\n"
+    return {
+        "mkdocs.yml": f"site_name: corpus\n{theme}nav:\n{nav}plugins:\n  - search\n  - {plugin}\n"
+    }
+
+
+@dataclass
+class Tool:
+    """One tool building the corpus in its own folder, with the Python it is installed for."""
+
+    name: str
+    python: str
+    env: dict[str, str]
+    version: str = ""
+
+    def write(self, root: Path, mistakes: bool = False) -> Path:
+        copy_corpus(root, mistakes)
+        for name, text in nb_config(self.name).items():
+            (root / name).write_text(text)
+        return root
+
+    def build(self, root: Path, cold: bool) -> tuple[float, int, str]:
+        """Build in a fresh process (cold: its cache removed first); seconds, exit code, log."""
+        command, cache, _ = BUILDS[self.name]
+        if cold:
+            shutil.rmtree(root / cache, ignore_errors=True)
+        start, command = time.perf_counter(), [self.python, *command]
+        done = subprocess.run(command, cwd=root, env=self.env, capture_output=True, text=True)
+        return time.perf_counter() - start, done.returncode, done.stdout + done.stderr
+
+
+def find_peers(pythons: list[str]) -> list[Tool]:
+    """mkdocs-jupyter and Jupyter Book 1, each from the first of ``pythons`` that has it."""
+    found: dict[str, Tool] = {}
+    for name, python in ((n, p) for n in list(BUILDS)[1:] for p in pythons):
+        ask = f"import importlib.metadata as m; print(m.version({name!r}))"
+        with contextlib.suppress(OSError):
+            asked = subprocess.run([python, "-c", ask], capture_output=True, text=True)
+            if asked.returncode == 0 and not asked.stdout.startswith("2.") and name not in found:
+                path = f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}"
+                found[name] = Tool(name, python, {**ENV, "PATH": path}, asked.stdout.strip())
+    for name in (name for name in list(BUILDS)[1:] if name not in found):
+        progress(f"{name} is not installed (jupyter-book: 1.x) for any of --peers: no column")
+    return list(found.values())
+
+
+def side_by_side(args: argparse.Namespace, env: dict[str, str]) -> tuple[str, list[Target]]:
+    """Each tool's builds of the corpus, as a table; and the issue's target."""
+    tools = [Tool("lessonkit", sys.executable, env), *find_peers(args.peers)]
+    folder, times, columns = args.folder / "notebooks", {}, {}
+    for run, tool in ((run, tool) for run in range(args.runs) for tool in tools):
+        progress(f"notebooks, {tool.name}: run {run + 1} of {args.runs}")
+        root = tool.write(folder / tool.name) if run == 0 else folder / tool.name
+        for row in ("cold", "warm"):
+            seconds, code, log = tool.build(root, cold=row == "cold")
+            if code:
+                raise SystemExit(f"the {tool.name} {row} build failed:\n{log[-3000:]}")
+            times.setdefault((tool.name, row), []).append(seconds)
+    for tool in tools:
+        mistakes = tool.build(tool.write(folder / f"{tool.name}-mistakes", True), cold=True)
+        column = columns.setdefault(f"{tool.name} {tool.version}".strip(), {})
+        for row, each in ((row, times[tool.name, row]) for row in ("cold", "warm")):
+            column[f"{row} build (s)"] = f"{statistics.median(each):.2f} ({seconds_list(each)})"
+        column |= probe(folder / tool.name / BUILDS[tool.name][2], *mistakes[1:])
+    if ("mkdocs-jupyter", "cold") not in times:
+        return nb_table(columns), []
+    pairs = zip(times["lessonkit", "cold"], times["mkdocs-jupyter", "cold"], strict=True)
+    ratio = statistics.median(ours / theirs for ours, theirs in pairs)
+    return nb_table(columns), [Target("notebooks: cold build", ratio, 0.6, "x mkdocs-jupyter")]
+
+
+def nb_table(columns: dict[str, dict[str, str]]) -> str:
+    """One row per measure and pattern, one column per tool."""
+    lines = ["| the corpus | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    for row in next(iter(columns.values())):
+        lines.append(f"| {row} | " + " | ".join(c[row] for c in columns.values()) + " |")
+    return "\n".join(lines)
 
 
 # --- the command line -------------------------------------------------------------------------
@@ -623,8 +732,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--large", action="store_true", help=f"add {LARGE} pages")
     parser.add_argument("--runs", type=positive, default=3, help="interleaved runs per size")
     parser.add_argument("--saves", type=positive, default=7, help=f"prose saves under {SERVE}")
+    kinds = [*KINDS, "notebooks"]
+    parser.add_argument("--kinds", nargs="+", choices=kinds, default=list(KINDS), help="sites")
     parser.add_argument(
-        "--kinds", nargs="+", choices=list(KINDS), default=list(KINDS), help="which sites"
+        "--peers",
+        nargs="+",
+        default=os.environ.get("BENCH_PEERS", "").split(),
+        help="notebooks: Pythons with mkdocs-jupyter, jupyter-book<2 (or $BENCH_PEERS)",
     )
     parser.add_argument("--against", metavar="REF", help="also lessonkit at this git ref")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
@@ -640,17 +754,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    kinds, results, sections = [k for k in args.kinds if k in KINDS], [], {}
     with tempfile.TemporaryDirectory(prefix="lessonkit-bench-") as temporary:
         args.folder = args.keep or Path(temporary)
         envs = {"lessonkit": snapshot(args.folder / "now")}
         envs["floor"] = envs["markdown-exec"] = envs["lessonkit"]
         if args.against:
             envs["before"] = snapshot(args.folder / "before", args.against)
-        out = [header(args)]
-        print(out[0] + "\n", flush=True)
-        results = []
-        for pages in args.sizes:
-            for kind in args.kinds:
+        against = [f"against `{args.against}`"] if args.against else []
+        out = [header(args, f"{args.saves} prose saves", *against)]
+        if kinds:
+            print(out[0] + "\n", flush=True)
+        for pages in args.sizes if kinds else []:
+            for kind in kinds:
                 m = measure(kind, pages, args, envs)
                 results.append(m)
                 tables = [
@@ -660,15 +776,22 @@ def main(argv: list[str] | None = None) -> int:
                 ]
                 out += tables
                 print("\n\n".join(tables), end="\n\n", flush=True)
-    checks = targets(results, args.against)
-    out.append(targets_table(checks))
-    print(out[-1])
-    if args.write:
-        section = f"{SECTION}\n\n{INTRO}\n\n" + "\n\n".join(out) + "\n"
+        checks = targets(results, args.against)
+        if kinds:
+            out.append(targets_table(checks))
+            print(out[-1])
+            sections[SECTION] = f"{SECTION}\n\n{INTRO}\n\n" + "\n\n".join(out) + "\n"
+        if "notebooks" in args.kinds:
+            table, found = side_by_side(args, envs["lessonkit"])
+            checks += found
+            out = [header(args), table, targets_table(found)]
+            print("\n\n".join(out[1:]))
+            sections[NB_SECTION] = f"{NB_SECTION}\n\n{NB_INTRO}\n\n" + "\n\n".join(out) + "\n"
+    for heading, section in sections.items() if args.write else ():
         if not args.out.exists():
             args.out.write_text("# Benchmarks\n")
-        write_section(args.out, SECTION, section)
-        print(f"\nwrote the {SECTION[3:]!r} section of {args.out}")
+        write_section(args.out, heading, section)
+        print(f"\nwrote the {heading[3:]!r} section of {args.out}")
     return 1 if args.check and not all(check.ok for check in checks) else 0
 
 

@@ -274,3 +274,107 @@ def test_a_server_that_exits_is_reported_with_its_output(helpers: None, tmp_path
     failure = pytest.raises(serve_timing.ServeFailure, match=r"exited \(1\):\nAborted with 1")
     with serve_timing.serving(command, {}, tmp_path / "log") as server, failure:
         serve_timing.wait_for(server, "http://127.0.0.1:9/", "word", timeout=20)
+
+
+# --- notebooks side by side (no peer is built here) -------------------------------------------
+
+
+def test_each_tool_builds_the_corpus_unedited_with_its_own_configuration(
+    benchmark: ModuleType,
+) -> None:
+    import yaml
+
+    notebooks = ["magics", "display", "figures", "errors", "sub/reading"]
+    peer = yaml.safe_load(benchmark.nb_config("mkdocs-jupyter")["mkdocs.yml"])
+    assert peer["nav"] == ["index.md", *(f"{name}.ipynb" for name in notebooks)]
+    assert peer["plugins"] == ["search", {"mkdocs-jupyter": {"execute": True}}]
+    ours = yaml.safe_load(benchmark.nb_config("lessonkit")["mkdocs.yml"])
+    assert ours["nav"] == ["index.md", *(f"{name}.md" for name in notebooks)]
+    assert ours["plugins"] == ["search", "lessonkit"] and ours["theme"] == peer["theme"]
+    book = {k: yaml.safe_load(v) for k, v in benchmark.nb_config("jupyter-book").items()}
+    assert [c["file"] for c in book["docs/_toc.yml"]["chapters"]] == notebooks
+    assert book["docs/_config.yml"]["execute"]["execute_notebooks"] == "cache"  # warm reuses
+
+
+def test_a_peer_not_installed_is_said_in_one_line_and_gets_no_column(
+    benchmark: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert benchmark.find_peers(["/no/such/python", sys.executable]) == []
+    said = capsys.readouterr().err.splitlines()
+    assert [line.split()[0] for line in said] == ["mkdocs-jupyter", "jupyter-book"]
+    assert all(
+        line.endswith("is not installed (jupyter-book: 1.x) for any of --peers: no column")
+        for line in said
+    )
+
+
+def test_the_side_by_side_table_has_a_row_per_measure_and_a_column_per_tool(
+    benchmark: ModuleType,
+) -> None:
+    columns = {
+        "lessonkit": {"cold build (s)": "5.00 (5.00)", "links": "6 of 6"},
+        "mkdocs-jupyter 0.26.3": {"cold build (s)": "20.00 (20.00)", "links": "2 of 6"},
+    }
+    assert benchmark.nb_table(columns) == (
+        "| the corpus | lessonkit | mkdocs-jupyter 0.26.3 |\n| --- | --- | --- |\n"
+        "| cold build (s) | 5.00 (5.00) | 20.00 (20.00) |\n| links | 6 of 6 | 2 of 6 |"
+    )
+
+
+def test_a_link_counts_only_when_it_reaches_a_built_page_and_the_heading_it_names(
+    helpers: None, tmp_path: Path
+) -> None:
+    import notebook_probe
+
+    for page in ("magics/index.html", "errors/index.html", "flat/errors.html"):
+        (tmp_path / page).parent.mkdir(exist_ok=True)
+        (tmp_path / page).write_text('<h2 id="a-broadcasting-error">A broadcasting error</h2>')
+    magics, flat = tmp_path / "magics" / "index.html", tmp_path / "flat" / "magics.html"
+    reaches = notebook_probe.reaches
+    assert reaches(magics, "../errors/#a-broadcasting-error") == (True, True)
+    assert reaches(magics, "../errors/#A-broadcasting-error") == (True, False)  # Jupyter's id
+    assert reaches(magics, "errors.ipynb#A-broadcasting-error") == (False, False)  # a 404
+    assert reaches(magics, "../errors/") == (True, True)
+    assert reaches(flat, "errors.html#a-broadcasting-error") == (True, True)
+    assert reaches(magics, "https://example.org/errors/") == (False, False)
+    assert reaches(magics, "") == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("figure", "described"),
+    [
+        ('<svg role="img" aria-label="Generated description: a bar chart">', True),
+        ('<img src="data:image/png;base64,..." alt="A scatter plot of 5,000 points">', True),
+        ('<img alt="No description has been provided for this image" src="data:...">', False),
+        ('<img alt="_images/3bd27df5.png" src="_images/3bd27df5.png">', False),
+        ('<img src="x.png">', False),
+    ],
+)
+def test_a_figure_is_described_only_by_an_alt_text_that_says_something(
+    helpers: None, figure: str, described: bool
+) -> None:
+    import notebook_probe
+
+    assert notebook_probe.FIGURE.fullmatch(figure)
+    assert bool(notebook_probe.DESCRIBED.search(figure)) is described
+
+
+def test_without_peers_the_notebooks_section_has_lessonkit_alone_and_no_target(
+    tmp_path: Path,
+) -> None:
+    """The one notebooks run here: lessonkit's builds of the corpus (about 20 s), no peer."""
+    out = tmp_path / "BENCHMARKS.md"
+    out.write_text(OTHER_SECTIONS)
+    command = [sys.executable, str(SCRIPT), "--kinds", "notebooks", "--runs", "1"]
+    command += ["--peers", "/no/such/python", "--write", "--out", str(out), "--check"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "mkdocs-jupyter is not installed (jupyter-book: 1.x) for any of --peers" in done.stderr
+    text = out.read_text()
+    assert "\n\nold\n" in text and "## Quality budget\n\nkept\n" in text  # other sections kept
+    section = text.split("## Notebooks side by side\n", 1)[1]
+    assert "| the corpus | lessonkit |\n| --- | --- |\n" in section
+    rows = dict(re.findall(r"^\| (.+?) \| (.+?) \|$", section, re.M))
+    assert re.fullmatch(rf"{NUMBER} \({NUMBER}\)", rows["cold build (s)"])
+    assert rows["`name_never_defined` in 2 notebooks"].startswith("fails, names 2")
+    assert "0 of 0 targets met." in section
