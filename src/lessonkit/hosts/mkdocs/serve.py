@@ -1,13 +1,10 @@
 """The preview's memory: ``mkdocs serve --dirty`` converts only what changed, yet every feature
 sees the whole site.
 
-MkDocs' dirty rebuild converts a page only when its file is newer than its output. :class:`Preview`
-remembers what each page made last time, puts it back for the pages skipped, and makes MkDocs
-convert a skipped page that must change: its code result went stale (a lab edit: it runs in the
-background and its old content stands meanwhile), its file changed within its output's clock
-tick, ``mkdocs.yml`` or the glossary changed (every page), or it has no memory of it. A page gone
-drops out with its output; :mod:`.search` makes the search index whole. Not :attr:`active`
-(a full build, ``serve`` without ``--dirty``), each step is the plain one.
+:class:`Preview` puts back what each page skipped made last time, and makes MkDocs convert a
+skipped page that must change: its file changed (even within its output's clock tick),
+``mkdocs.yml`` or the glossary changed, or its code result went stale (a lab edit: it runs in
+the background, its old content standing meanwhile). Not :attr:`active`, each step is the plain one.
 """
 
 from __future__ import annotations
@@ -20,6 +17,7 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -162,42 +160,47 @@ class Preview:
         """Make MkDocs convert the skipped pages that must change; forget the pages gone."""
         if not self.active:
             return
-        docs = Path(config.docs_dir)
-        inputs = [config.config_file_path, docs / glossary.source if glossary else None]
+        self._engine = engine
         pages = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path}
         self._forget_gone(pages)
-        now = tuple(stamp(path) for path in inputs)
-        every, self._inputs = now != self._inputs, now
+        words = Path(config.docs_dir) / glossary.source if glossary else None
+        inputs = (stamp(config.config_file_path), stamp(words))
+        every, self._inputs = inputs != self._inputs, inputs
         if every:
             self._made.clear()
-        for src_uri, file in pages.items():
-            known = self._lessons.get(src_uri)
-            edited = known is not None and known[0] != stamp(file.abs_src_path)
-            program = _program(known[1]) if known and not edited else None
-            if engine is None or not (program and program.steps) or engine.ran(program):
-                program = None  # its code result holds (or it has none)
-            with self._lock:
-                if self._convert(src_uri, every or edited, program):
-                    _modified(file)  # edited: MkDocs' mtime misses a save in its output's tick
-        self._engine = engine
+        with self._lock:
+            for src_uri, file in pages.items():
+                if self._convert(src_uri, file, every):
+                    _modified(file)
 
-    def _convert(self, src_uri: str, changed: bool, stale: Program | None) -> bool:
-        """Whether this rebuild converts the page (changed, unknown, or its background run
-        done); queue a ``stale`` page's run under serve."""
-        owed = self._owed.get(src_uri)
-        if changed or src_uri not in self._pages:
+    def _convert(self, src_uri: str, file: File, every: bool) -> bool:
+        """Whether this rebuild converts the page: changed, unknown, or its background run done.
+        Under serve, a page whose result went stale is queued; its old content stands."""
+        known = self._lessons.get(src_uri)
+        if every or src_uri not in self._pages or (known and known[0] != stamp(file.abs_src_path)):
             self._stale.pop(src_uri, None)
             self._owed.pop(src_uri, None)
             return True
-        if src_uri in self._stale or (owed is not None and not owed.done()):
-            return False  # waiting, or running: its old content stands
-        if owed is not None:  # its run is done: convert it now
-            del self._owed[src_uri]
+        if src_uri in self._stale:
+            return False
+        if (owed := self._owed.get(src_uri)) is not None:  # running, or done: convert it now
+            if owed.done():
+                del self._owed[src_uri]
+            return owed.done()
+        if not known or (stale := self._stale_program(known[1])) is None:
+            return False  # its result holds
+        if self._bell is None:  # not serving: it runs in this build
             return True
-        if stale is None or self._bell is None:  # its result holds; or not serving: runs now
-            return stale is not None
-        self._stale[src_uri] = (stale, self._lessons[src_uri][1])
+        self._stale[src_uri] = (stale, known[1])
         return False
+
+    def _stale_program(self, lesson: Lesson) -> Program | None:
+        """The page's program if its code result went stale (a lab edit)."""
+        with suppress(LessonError):  # wrong block options: its checks report them when converted
+            program = lesson.program
+            if self._engine and program.steps and not self._engine.ran(program):
+                return program
+        return None
 
     def _forget_gone(self, pages: dict[str, File]) -> None:
         """Drop the pages deleted or renamed, and their old output."""
@@ -209,38 +212,44 @@ class Preview:
             del self._lessons[src_uri]
 
     def _run_stale(self, done: Outcome | None = None) -> None:
-        """Run the stale pages one at a time after the build's own (a saved page never waits
-        behind them); ring the bell as each is done. Cached results loop, never recurse."""
+        """Run the stale pages one at a time after the build's own (a saved page waits for one
+        at most); ring the bell as each is done. Cached results loop, never recurse."""
         with self._lock:
             if done is not None and self._bell is not None:
                 self._bell.touch()  # the server watches it: a rebuild converts the page
-            if self._running is not None and not self._running.done():
-                return
-            while self._stale and self._engine is not None:
-                src_uri = next(iter(self._stale))
-                program, lesson = self._stale.pop(src_uri)
+            while self._stale and self._engine and not (self._running and not self._running.done()):
+                src_uri, (program, lesson) = next(iter(self._stale.items()))
                 try:
                     self._running = self._engine.submit(program, lesson.where, lesson.text)
                 except EngineClosed:  # the serve is stopping: the page stays stale
-                    self._stale[src_uri] = (program, lesson)
                     return
                 self._owed[src_uri] = self._running
+                del self._stale[src_uri]
                 if not self._running.done():
                     self._running.add_done_callback(self._run_stale)
-                    return
-                if self._bell is not None:
+                elif self._bell is not None:
                     self._bell.touch()
 
     def serving(self, server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
-        """:func:`watch`; under ``--dirty``, also the bell that asks for a stale page's rebuild."""
-        watch(server, engine, modules)
-        if engine is None or not self.active:
+        """Every serve: rebuild when a module the pages imported is saved (only its pages run
+        again); start the workers' imports now; stop on SIGTERM as on Ctrl-C (MkDocs and
+        lessonkit then remove their temporary folders). Under ``--dirty``, also the bell."""
+        main = threading.current_thread() is threading.main_thread()
+        if main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # another's handler stays
+            signal.signal(signal.SIGTERM, _interrupt)
+        for folder in sorted({os.path.dirname(path) for path in modules}):
+            server.watch(folder, recursive=False)
+        if engine is None:
             return
-        folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
-        atexit.register(shutil.rmtree, folder, True)
-        self._bell = Path(folder) / "rebuild"
-        self._bell.touch()
-        server.watch(str(self._bell), recursive=False)
+        from lessonkit.execute import worker  # here: a build that does not serve needs none
+
+        worker.warm_up()
+        if self.active:  # the bell: touched when a stale page ran, so that the server rebuilds
+            folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
+            atexit.register(shutil.rmtree, folder, True)
+            self._bell = Path(folder) / "rebuild"
+            self._bell.touch()
+            server.watch(str(self._bell), recursive=False)
 
     def compile_with(self, env: Environment) -> None:
         """Give ``env`` the templates compiled in the last run (``on_env``)."""
@@ -302,32 +311,10 @@ class Preview:
         self._search.rewrite(Path(site_dir), self._urls, converted)
 
 
-def _program(lesson: Lesson) -> Program | None:
-    try:
-        return lesson.program
-    except LessonError:  # wrong block options: its checks report them when it is converted
-        return None
-
-
 def _modified(file: File) -> None:
     """Make MkDocs take ``file`` for modified: its output older than its source."""
     if os.path.isfile(file.abs_dest_path):
         os.utime(file.abs_dest_path, (0, 0))
-
-
-def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
-    """Every serve: rebuild when a module the pages imported is saved (only its pages run
-    again); start the workers' imports now; stop on SIGTERM as on Ctrl-C (MkDocs and lessonkit
-    then remove their temporary folders)."""
-    main = threading.current_thread() is threading.main_thread()
-    if main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # another's handler stays
-        signal.signal(signal.SIGTERM, _interrupt)
-    for folder in sorted({os.path.dirname(path) for path in modules}):
-        server.watch(folder, recursive=False)
-    if engine is not None:
-        from lessonkit.execute import worker  # here: a build that does not serve needs none
-
-        worker.warm_up()
 
 
 def _interrupt(signum: int, frame: object) -> None:
