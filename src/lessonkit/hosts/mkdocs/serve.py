@@ -33,8 +33,8 @@ from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
+from lessonkit.hosts.mkdocs import search
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.search import SearchEntries
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
@@ -116,7 +116,7 @@ class Preview:
         self._made: dict[str, _Converted] = {}  # generated pages as last written (settle)
         self._inputs: tuple[Stamp, ...] | None = None
         self._glossary: tuple[tuple, SiteGlossary | None] | None = None
-        self._search = SearchEntries()
+        self._search: dict[str, list[dict]] = {}  # each page's search entries, by URL
         self._converted: list[str] = []  # URLs converted in this run
         self._urls: list[str] = []
         self._templates = _Templates()
@@ -308,7 +308,7 @@ class Preview:
         if isinstance(self.terms, TermIds):
             self.terms.next_build()
         converted, self._converted = self._converted, []
-        self._search.rewrite(Path(site_dir), self._urls, converted)
+        search.rewrite(Path(site_dir), self._urls, converted, self._search)
 
 
 def _modified(file: File) -> None:
