@@ -21,8 +21,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from jinja2 import BytecodeCache, Environment
-from jinja2.bccache import Bucket
+from jinja2 import Environment, FileSystemBytecodeCache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
@@ -90,21 +89,6 @@ class TermIds:
         self._ids, self._asked = self._asked, {}
 
 
-class _Templates(BytecodeCache):
-    """The theme's compiled templates across rebuilds (a third of a rebuild; MkDocs makes a new
-    Jinja environment each time). Jinja checks each entry against its template's source."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if (code := self._code.get(bucket.key)) is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
-
 class Preview:
     """What a dirty rebuild cannot see, remembered across rebuilds while :attr:`active`."""
 
@@ -119,14 +103,16 @@ class Preview:
         self._search: dict[str, list[dict]] = {}  # each page's search entries, by URL
         self._converted: list[str] = []  # URLs converted in this run
         self._urls: list[str] = []
-        self._templates = _Templates()
         self._owed: dict[str, Outcome] = {}  # stale pages' runs, under way or done
         self._stale: dict[str, tuple[Program, Lesson]] = {}  # stale pages waiting to run
         self._engine: Engine | None = None
         self._running: Outcome | None = None
         self._lock = threading.RLock()  # the runs' callbacks come from the engine's threads
         self._bell: Path | None = None  # under serve: watched, touched when a stale page ran
-        if active:
+        if active:  # the theme's compiled templates are kept here across rebuilds
+            self._folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
+            atexit.register(shutil.rmtree, self._folder, True)
+            self._templates = FileSystemBytecodeCache(self._folder)
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_dirty_notice)  # once
 
@@ -245,14 +231,13 @@ class Preview:
 
         worker.warm_up()
         if self.active:  # the bell: touched when a stale page ran, so that the server rebuilds
-            folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
-            atexit.register(shutil.rmtree, folder, True)
-            self._bell = Path(folder) / "rebuild"
+            self._bell = Path(self._folder) / "rebuild"
             self._bell.touch()
             server.watch(str(self._bell), recursive=False)
 
     def compile_with(self, env: Environment) -> None:
-        """Give ``env`` the templates compiled in the last run (``on_env``)."""
+        """Give ``env`` the templates compiled in the last run (``on_env``): MkDocs makes a new
+        Jinja environment each time, and compiling is a third of a small rebuild."""
         if self.active:
             env.bytecode_cache = self._templates
 
