@@ -40,9 +40,6 @@ if TYPE_CHECKING:  # only MkDocs' serve imports it
 
 Stamp = tuple[int, int] | None
 
-DIRTY_WARNING = "A 'dirty' build is being performed"
-"""The start of MkDocs' warning on every dirty build (which alone fails ``--strict``)."""
-
 
 def stamp(path: str | Path | None) -> Stamp:
     """A file's modification time and size, or None when it is missing."""
@@ -54,8 +51,10 @@ def stamp(path: str | Path | None) -> Stamp:
 
 
 def _dirty_notice(record: logging.LogRecord) -> bool:
-    """MkDocs' dirty-build warning, as information: lessonkit makes the dirty build right."""
-    if record.levelno == logging.WARNING and str(record.msg).startswith(DIRTY_WARNING):
+    """MkDocs' dirty-build warning (which alone fails ``--strict``), as information: lessonkit
+    makes the dirty build right."""
+    dirty = str(record.msg).startswith("A 'dirty' build is being performed")
+    if record.levelno == logging.WARNING and dirty:
         record.levelno, record.levelname = logging.INFO, "INFO"
     return True
 
@@ -79,10 +78,7 @@ class TermIds:
         self._asked: dict[str, list[str]] = {}
 
     def __call__(self, html: str) -> list[str]:
-        ids = self._ids.get(html)
-        if ids is None:
-            ids = used_term_ids(html)
-        self._asked[html] = ids
+        ids = self._asked[html] = self._ids[html] if html in self._ids else used_term_ids(html)
         return ids
 
     def next_build(self) -> None:
