@@ -1,10 +1,9 @@
 """The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
 
 A page without a cache entry starts when it is read (``on_files``), so code runs while MkDocs
-converts other pages; a page not done when MkDocs converts it is converted in ``on_env``
-(:class:`Deferred`, exactly as it would have without waiting: the bytes do not
-depend on timing). A build lets go of each result once its page is converted; a serve keeps
-them, and the workers, for the next rebuild.
+converts other pages; a page not done by then is converted in ``on_env`` (:class:`Deferred`: the
+bytes do not depend on timing). A build lets go of each result once its page is converted; a
+serve keeps them, and the workers, for the next rebuild.
 """
 
 from __future__ import annotations
