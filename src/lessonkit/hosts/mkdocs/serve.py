@@ -32,8 +32,8 @@ from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
-from lessonkit.hosts.mkdocs import search
 from lessonkit.hosts.mkdocs.figures import Waiting
+from lessonkit.hosts.mkdocs.search import rewrite
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
@@ -289,7 +289,7 @@ class Preview:
         if isinstance(self.terms, TermIds):
             self.terms.next_build()
         converted, self._converted = self._converted, []
-        search.rewrite(Path(site_dir), self._urls, converted, self._search)
+        rewrite(Path(site_dir), self._urls, converted, self._search)
 
 
 def _modified(file: File) -> None:

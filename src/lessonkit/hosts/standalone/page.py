@@ -76,7 +76,10 @@ class LessonPage(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         site, lesson, self.md = self.site, self.lesson, md
         if self.is_lesson:
-            self.warn(site.check(lesson, self.generated))
+            problems = site.check(lesson, self.generated)
+            if errors := [p for p in problems if p.severity == "error"]:
+                raise LessonError(errors)
+            self.warn(problems)
         md.registerExtensions(missing_extensions(site.config.extensions), {})
         links = LinksToPages(site.sources.values(), lambda _: lesson.path)  # go to the pages
         features: list[Extension] = [links]

@@ -203,12 +203,12 @@ class _Run:
         url, result = self.config.page_url(lesson.path), self._result(lesson)
         key = key_of(self.site_key, lesson.path, url, lesson.text, result)
         if result is not None and (known := self.records.get(key)) is not None:
-            try:  # the checks run every time
-                if lesson.path not in self.made:
-                    self.outcome.problems += self.site.check(lesson, self.made)
-            except LessonError as error:
-                self.outcome.problems += error.problems
-                return None
+            if lesson.path not in self.made:  # the checks run every time
+                problems = self.site.check(lesson, self.made)
+                if errors := [p for p in problems if p.severity == "error"]:
+                    self.outcome.problems += errors
+                    return None
+                self.outcome.problems += problems
             return known
         page = LessonPage(
             self.site, lesson, url, generated=self.made, warn=self.outcome.problems.extend
