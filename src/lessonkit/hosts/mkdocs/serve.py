@@ -164,11 +164,12 @@ class Preview:
             self._owed.pop(src_uri, None)
             return True
         if src_uri in self._stale:
-            return False
-        if (owed := self._owed.get(src_uri)) is not None:  # running, or done: convert it now
-            if owed.done():
-                del self._owed[src_uri]
-            return owed.done()
+            return False  # waiting for its run: its old content stands
+        if (owed := self._owed.get(src_uri)) is not None:
+            if not owed.done():
+                return False  # running
+            del self._owed[src_uri]  # done: convert it now
+            return True
         if not known or (stale := self._stale_program(known[1])) is None:
             return False  # its result holds
         if self._bell is None:  # not serving: it runs in this build
