@@ -27,7 +27,6 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
-from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
@@ -95,7 +94,6 @@ class Preview:
         self._pages: dict[str, _Converted] = {}
         self._made: dict[str, _Converted] = {}  # generated pages as last written (settle)
         self._inputs: tuple[Stamp, ...] | None = None
-        self._glossary: tuple[tuple, SiteGlossary | None] | None = None
         self._search: dict[str, list[dict]] = {}  # each page's search entries, by URL
         self._converted: list[str] = []  # URLs converted in this run
         self._urls: list[str] = []
@@ -111,15 +109,6 @@ class Preview:
             self._templates = FileSystemBytecodeCache(self._folder)
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_dirty_notice)  # once
-
-    def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
-        """The site's glossary, read again only when its file or the options changed."""
-        if not self.active:
-            return SiteGlossary.of_site(settings, docs, root)
-        key = (repr(settings), docs, root, stamp(settings.glossary_file(docs)))
-        if self._glossary is None or self._glossary[0] != key:
-            self._glossary = (key, SiteGlossary.of_site(settings, docs, root))
-        return self._glossary[1]
 
     def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
         """The lesson read before when its file did not change, else ``read()``."""
