@@ -73,10 +73,10 @@ def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary
 
 
 def finish_glossary_page(
-    files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]] | None = None
+    files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]]
 ) -> list[Problem]:
-    """Fill the glossary page's "used on" lists; return the unused-term warnings (``terms``:
-    the term ids in a page's HTML, see ``pages_by_term``)."""
+    """Fill the glossary page's "used on" lists (``terms``: the term ids in a page's HTML);
+    return the unused-term warnings."""
     file = files.get_file_from_path(glossary.page)
     page = file.page if file else None
     pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
@@ -138,16 +138,6 @@ def finish_path(
         words = lesson(glossary) if glossary else None
         printed.page.content = print_html(lessons, words, config.site_url or "", printed.url)
     return lessons
-
-
-def add_progress_data(output: str, page: MkDocsPage, lessons: list[PathLesson]) -> str:
-    """The path's data for the progress script, at the end of the page's body."""
-    at = output.rfind("</body>")
-    if not lessons or at < 0:
-        return output
-    root = get_relative_url(".", page.url).rstrip("/") + "/"
-    print_url = File(PRINT_PAGE, "", "", page.file.use_directory_urls).url  # print/ or print.html
-    return output[:at] + progress_json(lessons, root, print_url) + output[at:]
 
 
 class Notebooks:
@@ -213,6 +203,9 @@ def finish_output(
             hint = "use a theme that renders {{ page.content }}, or remove repo_url from mkdocs.yml"
             raise LessonError([Problem(message, hint=hint, path=page.file.src_uri)])
         output = output[: at + len(content)] + box + output[at + len(content) :]
-    output = add_progress_data(output, page, lessons)
+    if lessons and (at := output.rfind("</body>")) >= 0:  # the path's data, for its script
+        root = get_relative_url(".", page.url).rstrip("/") + "/"
+        print_url = File(PRINT_PAGE, "", "", page.file.use_directory_urls).url  # print/, print.html
+        output = output[:at] + progress_json(lessons, root, print_url) + output[at:]
     waiting = figures.pop(page.file.src_uri, [])
     return restore(output, waiting, page.file.src_uri) if waiting else output

@@ -63,7 +63,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         keep, kept = self.preview.active, self.notebooks.wants
         self.runs.configure(config, self.settings, self.root, keep_current=keep, kept=kept)
         with reported():
-            self.glossary = self.preview.glossary(self.settings, Path(config.docs_dir), self.root)
+            self.glossary = SiteGlossary.of_site(self.settings, Path(config.docs_dir), self.root)
         if self.glossary:  # its links are absolute in the docs: MkDocs makes them relative
             config.markdown_extensions.append(self.glossary.extension())
         return config

@@ -1,19 +1,18 @@
 """The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
 
 A page without a cache entry starts when it is read (``on_files``), so code runs while MkDocs
-converts other pages; a page not done when MkDocs converts it is converted in ``on_env``
-(:class:`Deferred`, exactly as it would have without waiting: the bytes do not
-depend on timing). A build lets go of each result once its page is converted; a serve keeps
-them, and the workers, for the next rebuild.
+converts other pages; a page not done by then is converted in ``on_env`` (:class:`Deferred`: the
+bytes do not depend on timing). A build lets go of each result once its page is converted; a
+serve keeps them, and the workers, for the next rebuild.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, as_completed
+from collections.abc import Callable
+from concurrent.futures import as_completed
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -131,8 +130,7 @@ class Runs:
             self.engine.release(program)
 
 
-@dataclass(frozen=True)
-class _Waiting:
+class _Waiting(NamedTuple):
     page: Page
     markdown: str
     program: Program
@@ -163,16 +161,16 @@ class Deferred:
         files: Files,
         prepare: Callable[[str, Program, PageResult], None],
     ) -> None:
-        """Convert each waiting page as its run finishes; LessonError with every failed page's
-        problems, in the navigation's order."""
+        """Convert each waiting page as its run finishes (one let go of once handed on);
+        LessonError with every failed page's problems, in the navigation's order."""
         pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
         for index, item in enumerate(self._waiting):
             pages.setdefault(item.future, []).append((index, item))
         self._waiting = []
         found: dict[int, list[Problem]] = {}
-        for future in _as_finished(pages):
+        for future in as_completed(pages):  # those done first
             result = future.result()
-            for index, item in pages.pop(future):  # a converted page's run is let go of
+            for index, item in pages.pop(future):
                 if not result.ok:
                     found[index] = [item.locate(p) for p in result.problems]
                 if found:
@@ -185,12 +183,3 @@ class Deferred:
                 )
         if found:
             raise LessonError(p for index in sorted(found) for p in found[index])
-
-
-def _as_finished(outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
-    """``outcomes`` as they finish, ready ones first; none is held once handed on."""
-    ready = [o for o in outcomes if not isinstance(o, Future)]
-    finishing = as_completed([o for o in outcomes if isinstance(o, Future)])
-    while ready:
-        yield ready.pop(0)
-    yield from finishing

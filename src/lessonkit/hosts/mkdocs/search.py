@@ -1,8 +1,8 @@
 """The search index of a dirty rebuild, made whole again.
 
 A search plugin indexes the pages built in its run: under ``mkdocs serve --dirty``, those a save
-changed (Material keeps the previous run's entries for one page only). :class:`SearchEntries`
-keeps each page's entries from the last run that built it and writes every page back once.
+changed (Material keeps the previous run's entries for one page only). :func:`rewrite` writes
+every page back, each with its entries from the last run that built it.
 """
 
 from __future__ import annotations
@@ -11,24 +11,19 @@ import json
 from pathlib import Path
 
 
-class SearchEntries:
-    """Each page's search entries, by URL, from the last run that built it."""
-
-    def __init__(self) -> None:
-        self._remembered: dict[str, list[dict]] = {}
-
-    def rewrite(self, site_dir: Path, urls: list[str], converted: list[str]) -> None:
-        """Rewrite ``search/search_index.json`` with every page of ``urls``; pages not
-        ``converted`` keep their entries."""
-        path = site_dir / "search" / "search_index.json"
-        try:
-            index = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return  # no search plugin, or not one whose index this knows
-        if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
-            return
-        index["docs"] = merge(index["docs"], urls, converted, self._remembered)
-        path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+def rewrite(
+    site_dir: Path, urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
+) -> None:
+    """Rewrite ``search/search_index.json`` with every page of ``urls``: see :func:`merge`."""
+    path = site_dir / "search" / "search_index.json"
+    try:
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no search plugin, or not one whose index this knows
+    if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
+        return
+    index["docs"] = merge(index["docs"], urls, converted, remembered)
+    path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
 
 
 def merge(

@@ -1,13 +1,10 @@
 """The preview's memory: ``mkdocs serve --dirty`` converts only what changed, yet every feature
 sees the whole site.
 
-MkDocs' dirty rebuild converts a page only when its file is newer than its output. :class:`Preview`
-remembers what each page made last time, puts it back for the pages skipped, and makes MkDocs
-convert a skipped page that must change: its code result went stale (a lab edit: it runs in the
-background and its old content stands meanwhile), its file changed within its output's clock
-tick, ``mkdocs.yml`` or the glossary changed (every page), or it has no memory of it. A page gone
-drops out with its output; :mod:`.search` makes the search index whole. Not :attr:`active`
-(a full build, ``serve`` without ``--dirty``), each step is the plain one.
+:class:`Preview` puts back what each page skipped made last time, and makes MkDocs convert a
+skipped page that must change: its file changed (even within its output's clock tick),
+``mkdocs.yml`` or the glossary changed, or its code result went stale (a lab edit: it runs in
+the background, its old content standing meanwhile). Not :attr:`active`, each step is the plain one.
 """
 
 from __future__ import annotations
@@ -20,31 +17,27 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from jinja2 import BytecodeCache, Environment
-from jinja2.bccache import Bucket
+from jinja2 import Environment, FileSystemBytecodeCache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
-from lessonkit.core.settings import Settings
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.search import SearchEntries
+from lessonkit.hosts.mkdocs.search import rewrite
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
 
 Stamp = tuple[int, int] | None
-
-DIRTY_WARNING = "A 'dirty' build is being performed"
-"""The start of MkDocs' warning on every dirty build (which alone fails ``--strict``)."""
 
 
 def stamp(path: str | Path | None) -> Stamp:
@@ -57,8 +50,10 @@ def stamp(path: str | Path | None) -> Stamp:
 
 
 def _dirty_notice(record: logging.LogRecord) -> bool:
-    """MkDocs' dirty-build warning, as information: lessonkit makes the dirty build right."""
-    if record.levelno == logging.WARNING and str(record.msg).startswith(DIRTY_WARNING):
+    """MkDocs' dirty-build warning (which alone fails ``--strict``), as information: lessonkit
+    makes the dirty build right."""
+    dirty = str(record.msg).startswith("A 'dirty' build is being performed")
+    if record.levelno == logging.WARNING and dirty:
         record.levelno, record.levelname = logging.INFO, "INFO"
     return True
 
@@ -82,29 +77,11 @@ class TermIds:
         self._asked: dict[str, list[str]] = {}
 
     def __call__(self, html: str) -> list[str]:
-        ids = self._ids.get(html)
-        if ids is None:
-            ids = used_term_ids(html)
-        self._asked[html] = ids
+        ids = self._asked[html] = self._ids[html] if html in self._ids else used_term_ids(html)
         return ids
 
     def next_build(self) -> None:
         self._ids, self._asked = self._asked, {}
-
-
-class _Templates(BytecodeCache):
-    """The theme's compiled templates across rebuilds (a third of a rebuild; MkDocs makes a new
-    Jinja environment each time). Jinja checks each entry against its template's source."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if (code := self._code.get(bucket.key)) is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
 
 
 class Preview:
@@ -117,29 +94,21 @@ class Preview:
         self._pages: dict[str, _Converted] = {}
         self._made: dict[str, _Converted] = {}  # generated pages as last written (settle)
         self._inputs: tuple[Stamp, ...] | None = None
-        self._glossary: tuple[tuple, SiteGlossary | None] | None = None
-        self._search = SearchEntries()
+        self._search: dict[str, list[dict]] = {}  # each page's search entries, by URL
         self._converted: list[str] = []  # URLs converted in this run
         self._urls: list[str] = []
-        self._templates = _Templates()
         self._owed: dict[str, Outcome] = {}  # stale pages' runs, under way or done
         self._stale: dict[str, tuple[Program, Lesson]] = {}  # stale pages waiting to run
         self._engine: Engine | None = None
         self._running: Outcome | None = None
         self._lock = threading.RLock()  # the runs' callbacks come from the engine's threads
         self._bell: Path | None = None  # under serve: watched, touched when a stale page ran
-        if active:
+        if active:  # the theme's compiled templates are kept here across rebuilds
+            self._folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
+            atexit.register(shutil.rmtree, self._folder, True)
+            self._templates = FileSystemBytecodeCache(self._folder)
             for host in ("mkdocs", "properdocs"):
                 logging.getLogger(f"{host}.commands.build").addFilter(_dirty_notice)  # once
-
-    def glossary(self, settings: Settings, docs: Path, root: Path) -> SiteGlossary | None:
-        """The site's glossary, read again only when its file or the options changed."""
-        if not self.active:
-            return SiteGlossary.of_site(settings, docs, root)
-        key = (repr(settings), docs, root, stamp(settings.glossary_file(docs)))
-        if self._glossary is None or self._glossary[0] != key:
-            self._glossary = (key, SiteGlossary.of_site(settings, docs, root))
-        return self._glossary[1]
 
     def read(self, file: File, read: Callable[[], Lesson]) -> Lesson:
         """The lesson read before when its file did not change, else ``read()``."""
@@ -162,42 +131,48 @@ class Preview:
         """Make MkDocs convert the skipped pages that must change; forget the pages gone."""
         if not self.active:
             return
-        docs = Path(config.docs_dir)
-        inputs = [config.config_file_path, docs / glossary.source if glossary else None]
+        self._engine = engine
         pages = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path}
         self._forget_gone(pages)
-        now = tuple(stamp(path) for path in inputs)
-        every, self._inputs = now != self._inputs, now
+        words = Path(config.docs_dir) / glossary.source if glossary else None
+        inputs = (stamp(config.config_file_path), stamp(words))
+        every, self._inputs = inputs != self._inputs, inputs
         if every:
             self._made.clear()
-        for src_uri, file in pages.items():
-            known = self._lessons.get(src_uri)
-            edited = known is not None and known[0] != stamp(file.abs_src_path)
-            program = _program(known[1]) if known and not edited else None
-            if engine is None or not (program and program.steps) or engine.ran(program):
-                program = None  # its code result holds (or it has none)
-            with self._lock:
-                if self._convert(src_uri, every or edited, program):
-                    _modified(file)  # edited: MkDocs' mtime misses a save in its output's tick
-        self._engine = engine
+        with self._lock:
+            for src_uri, file in pages.items():
+                if self._convert(src_uri, file, every):
+                    _modified(file)
 
-    def _convert(self, src_uri: str, changed: bool, stale: Program | None) -> bool:
-        """Whether this rebuild converts the page (changed, unknown, or its background run
-        done); queue a ``stale`` page's run under serve."""
-        owed = self._owed.get(src_uri)
-        if changed or src_uri not in self._pages:
+    def _convert(self, src_uri: str, file: File, every: bool) -> bool:
+        """Whether this rebuild converts the page: changed, unknown, or its background run done.
+        Under serve, a page whose result went stale is queued; its old content stands."""
+        known = self._lessons.get(src_uri)
+        if every or src_uri not in self._pages or (known and known[0] != stamp(file.abs_src_path)):
             self._stale.pop(src_uri, None)
             self._owed.pop(src_uri, None)
             return True
-        if src_uri in self._stale or (owed is not None and not owed.done()):
-            return False  # waiting, or running: its old content stands
-        if owed is not None:  # its run is done: convert it now
-            del self._owed[src_uri]
+        if src_uri in self._stale:
+            return False  # waiting for its run: its old content stands
+        if (owed := self._owed.get(src_uri)) is not None:
+            if not owed.done():
+                return False  # running
+            del self._owed[src_uri]  # done: convert it now
             return True
-        if stale is None or self._bell is None:  # its result holds; or not serving: runs now
-            return stale is not None
-        self._stale[src_uri] = (stale, self._lessons[src_uri][1])
+        if not known or (stale := self._stale_program(known[1])) is None:
+            return False  # its result holds
+        if self._bell is None:  # not serving: it runs in this build
+            return True
+        self._stale[src_uri] = (stale, known[1])
         return False
+
+    def _stale_program(self, lesson: Lesson) -> Program | None:
+        """The page's program if its code result went stale (a lab edit)."""
+        with suppress(LessonError):  # wrong block options: its checks report them when converted
+            program = lesson.program
+            if self._engine and program.steps and not self._engine.ran(program):
+                return program
+        return None
 
     def _forget_gone(self, pages: dict[str, File]) -> None:
         """Drop the pages deleted or renamed, and their old output."""
@@ -209,41 +184,46 @@ class Preview:
             del self._lessons[src_uri]
 
     def _run_stale(self, done: Outcome | None = None) -> None:
-        """Run the stale pages one at a time after the build's own (a saved page never waits
-        behind them); ring the bell as each is done. Cached results loop, never recurse."""
+        """Run the stale pages one at a time after the build's own (a saved page waits for one
+        at most); ring the bell as each is done. Cached results loop, never recurse."""
         with self._lock:
             if done is not None and self._bell is not None:
                 self._bell.touch()  # the server watches it: a rebuild converts the page
-            if self._running is not None and not self._running.done():
-                return
-            while self._stale and self._engine is not None:
-                src_uri = next(iter(self._stale))
-                program, lesson = self._stale.pop(src_uri)
+            while self._stale and self._engine and not (self._running and not self._running.done()):
+                src_uri, (program, lesson) = next(iter(self._stale.items()))
                 try:
                     self._running = self._engine.submit(program, lesson.where, lesson.text)
                 except EngineClosed:  # the serve is stopping: the page stays stale
-                    self._stale[src_uri] = (program, lesson)
                     return
                 self._owed[src_uri] = self._running
+                del self._stale[src_uri]
                 if not self._running.done():
                     self._running.add_done_callback(self._run_stale)
-                    return
-                if self._bell is not None:
+                elif self._bell is not None:
                     self._bell.touch()
 
     def serving(self, server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
-        """:func:`watch`; under ``--dirty``, also the bell that asks for a stale page's rebuild."""
-        watch(server, engine, modules)
-        if engine is None or not self.active:
+        """Every serve: rebuild when a module the pages imported is saved (only its pages run
+        again); start the workers' imports now; stop on SIGTERM as on Ctrl-C (MkDocs and
+        lessonkit then remove their temporary folders). Under ``--dirty``, also the bell."""
+        main = threading.current_thread() is threading.main_thread()
+        if main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # another's handler stays
+            signal.signal(signal.SIGTERM, _interrupt)
+        for folder in sorted({os.path.dirname(path) for path in modules}):
+            server.watch(folder, recursive=False)
+        if engine is None:
             return
-        folder = tempfile.mkdtemp(prefix="lessonkit-preview-")
-        atexit.register(shutil.rmtree, folder, True)
-        self._bell = Path(folder) / "rebuild"
-        self._bell.touch()
-        server.watch(str(self._bell), recursive=False)
+        from lessonkit.execute import worker  # here: a build that does not serve needs none
+
+        worker.warm_up()
+        if self.active:  # the bell: touched when a stale page ran, so that the server rebuilds
+            self._bell = Path(self._folder) / "rebuild"
+            self._bell.touch()
+            server.watch(str(self._bell), recursive=False)
 
     def compile_with(self, env: Environment) -> None:
-        """Give ``env`` the templates compiled in the last run (``on_env``)."""
+        """Give ``env`` the templates compiled in the last run (``on_env``): MkDocs makes a new
+        Jinja environment each time, and compiling is a third of a small rebuild."""
         if self.active:
             env.bytecode_cache = self._templates
 
@@ -299,35 +279,13 @@ class Preview:
         if isinstance(self.terms, TermIds):
             self.terms.next_build()
         converted, self._converted = self._converted, []
-        self._search.rewrite(Path(site_dir), self._urls, converted)
-
-
-def _program(lesson: Lesson) -> Program | None:
-    try:
-        return lesson.program
-    except LessonError:  # wrong block options: its checks report them when it is converted
-        return None
+        rewrite(Path(site_dir), self._urls, converted, self._search)
 
 
 def _modified(file: File) -> None:
     """Make MkDocs take ``file`` for modified: its output older than its source."""
     if os.path.isfile(file.abs_dest_path):
         os.utime(file.abs_dest_path, (0, 0))
-
-
-def watch(server: LiveReloadServer, engine: Engine | None, modules: set[str]) -> None:
-    """Every serve: rebuild when a module the pages imported is saved (only its pages run
-    again); start the workers' imports now; stop on SIGTERM as on Ctrl-C (MkDocs and lessonkit
-    then remove their temporary folders)."""
-    main = threading.current_thread() is threading.main_thread()
-    if main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # another's handler stays
-        signal.signal(signal.SIGTERM, _interrupt)
-    for folder in sorted({os.path.dirname(path) for path in modules}):
-        server.watch(folder, recursive=False)
-    if engine is not None:
-        from lessonkit.execute import worker  # here: a build that does not serve needs none
-
-        worker.warm_up()
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -25,16 +25,13 @@ from lessonkit.report.links import aside_html, page_report, token_headings
 
 
 def page_title(
-    meta: Mapping[str, Any],
-    toc_tokens: Iterable[Mapping[str, Any]],
-    path: str,
-    nav_title: str | None = None,
+    meta: Mapping[str, Any], toc: Iterable[Mapping[str, Any]], path: str, nav_title: str | None
 ) -> str:
     """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's.
 
-    >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md")
+    >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md", None)
     'Q&A'
-    >>> page_title({}, [], "index.md"), page_title({}, [], "a/first_steps.md")
+    >>> page_title({}, [], "index.md", None), page_title({}, [], "a/first_steps.md", None)
     ('Home', 'First steps')
     >>> page_title({"title": "A short history"}, [], "history.md", "History")
     'History'
@@ -43,7 +40,7 @@ def page_title(
         return nav_title
     if isinstance(meta.get("title"), str):
         return meta["title"]
-    h1 = next((t for t in toc_tokens if t["level"] == 1), None)
+    h1 = next((t for t in toc if t["level"] == 1), None)
     if h1 is not None:
         return unescape(h1["name"])
     if path == "index.md":
@@ -130,11 +127,10 @@ class LessonPage(Extension):
         config = self.site.config
         if config.repo_url:
             tokens = getattr(md, "toc_tokens", [])
-            title = self.title(tokens)
-            report = page_report(
-                config.repo_url, title, config.canonical_url(self.url), token_headings(tokens)
+            url = config.canonical_url(self.url)
+            html += aside_html(
+                page_report(config.repo_url, self.title(tokens), url, token_headings(tokens))
             )
-            html += aside_html(report)
         if self.path and self.path.get("lessons"):  # outside the content, as under MkDocs
             html += progress_script(self.path, root_of(self.url))
         return html

@@ -15,6 +15,7 @@ import posixpath
 from collections.abc import Collection, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +32,10 @@ from lessonkit.core.project import Project, entries
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.site import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.glossary.site import finish_page
+from lessonkit.hosts import extension_name
 from lessonkit.hosts.standalone.manifest import atomic_write, one_writer, sha256, write_manifest
 from lessonkit.hosts.standalone.page import LessonPage
-from lessonkit.hosts.standalone.records import (
-    Converted,
-    Records,
-    environment,
-    key_of,
-    result_digest,
-)
+from lessonkit.hosts.standalone.records import Converted, Records, environment, key_of
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
 from lessonkit.notebooks.pages import lesson_pages, nav_problems
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
@@ -110,21 +106,15 @@ class Outcome:
 
 
 def prepare_project(project: Project) -> Outcome:
-    """:func:`prepare` for the site of ``project`` (its ``mkdocs.yml``)."""
+    """Run and convert every page of ``project``'s site; write its outputs into docs/ (one run
+    at a time)."""
     config = load_config(project.config_file)
-    site_config = SiteConfig.of(config, project.config_file.parent, project.settings)
-    extensions, configs = markdown_extensions(config.get("markdown_extensions") or [])
-    site = Site(site_config)
+    site = Site(SiteConfig.of(config, project.config_file.parent, project.settings))
     try:
-        return prepare(site, extensions, configs)
+        with one_writer(site.config.docs_dir):
+            return _prepare(site, *markdown_extensions(config.get("markdown_extensions") or []))
     finally:
         site.close()
-
-
-def prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
-    """Run and convert every page of ``site``; write its outputs into docs/ (one run at a time)."""
-    with one_writer(site.config.docs_dir):
-        return _prepare(site, extensions, configs)
 
 
 def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> Outcome:
@@ -144,8 +134,7 @@ def _prepare(site: Site, extensions: list[Any], configs: Mapping[str, Any]) -> O
         except LessonError as error:
             outcome.problems += error.problems
     outcome.pages = len(lessons)
-    engine = site.engine
-    if engine:
+    if engine := site.engine:
         warm_up_if_first_build(config.settings, config.root)
         for lesson in lessons:  # every page starts now: they run in parallel while others convert
             with suppress(LessonError):  # wrong block options: reported by the page's checks
@@ -201,30 +190,29 @@ class _Run:
         self.site, self.config, self.made, self.outcome = site, site.config, made, outcome
         self.extensions, self.configs = extensions, dict(configs)
         self.converted: dict[str, Converted] = {}
-        config = site.config
-        self.cache = config.root / config.settings.cache_dir
+        self.cache = self.config.root / self.config.settings.cache_dir
         self.records = Records(self.cache / RECORDS)
-        names = [e if isinstance(e, str) else type(e).__module__ for e in extensions]
-        files = [config.root / name for name in CONFIG_FILES]
-        files += [config.docs_dir / site.glossary.source] if site.glossary else []
-        self.environment = environment(names, files)
+        files = [self.config.root / name for name in CONFIG_FILES]
+        files += [self.config.docs_dir / site.glossary.source] if site.glossary else []
         options = json.dumps(self.configs, sort_keys=True, default=_named)
-        self.site_key = (config, sorted(made), options)
+        names = map(extension_name, extensions)
+        self.site_key = (environment(names, files), self.config, sorted(made), options)
 
     def page(self, lesson: Lesson) -> Converted | None:
         """``lesson`` converted (None, its problems in the outcome, when it cannot be)."""
-        site, url = self.site, self.config.page_url(lesson.path)
-        result = self._result(lesson)
-        key = key_of(self.environment, self.site_key, lesson.path, url, lesson.text, result)
+        url, result = self.config.page_url(lesson.path), self._result(lesson)
+        key = key_of(self.site_key, lesson.path, url, lesson.text, result)
         if result is not None and (known := self.records.get(key)) is not None:
             if lesson.path not in self.made:  # the checks run every time
-                problems = site.check(lesson, self.made)
+                problems = self.site.check(lesson, self.made)
                 if errors := [p for p in problems if p.severity == "error"]:
                     self.outcome.problems += errors
                     return None
                 self.outcome.problems += problems
             return known
-        page = LessonPage(site, lesson, url, generated=self.made, warn=self.outcome.problems.extend)
+        page = LessonPage(
+            self.site, lesson, url, generated=self.made, warn=self.outcome.problems.extend
+        )
         try:
             watch = FileWatch(own_folder=self.cache)
             with watch.active():
@@ -249,8 +237,8 @@ class _Run:
             program, text = lesson.program_of(lesson.body)
         except LessonError:
             return None
-        result = engine.result(program, lesson.where, text)
-        return result_digest(result) if result.ok else None
+        result = engine.result(program, lesson.where, text)  # its steps' outputs and problems
+        return sha256(json.dumps(result.steps, sort_keys=True).encode()) if result.ok else None
 
     def print_page(self, path: list[str], outputs: Mapping[str, bytes]) -> tuple[bytes, dict]:
         """The print page's file from the path's converted pages, and the path's record."""
@@ -275,15 +263,10 @@ class _Run:
         if glossary := site.glossary:  # "used on" lists link each page as Markdown does
             here = posixpath.dirname(glossary.page) or "."
             shown = [(page.title, path, page.html) for path, page in self.converted.items()]
-            text, unused = finish_page(
-                glossary.glossary,
-                glossary.page_markdown(),
-                shown,
-                lambda p: posixpath.relpath(p, here),
-            )
-            (self.outcome.problems if glossary.unused == "warn" else self.outcome.notes).extend(
-                unused
-            )
+            link = partial(posixpath.relpath, start=here)
+            text, unused = finish_page(glossary.glossary, glossary.page_markdown(), shown, link)
+            warned = glossary.unused == "warn"
+            (self.outcome.problems if warned else self.outcome.notes).extend(unused)
             outputs[glossary.page] = (GLOSSARY_FRONT_MATTER + text).encode()
         for lesson in lessons:
             if lesson.path in site.sources:  # a notebook lesson: the page Zensical makes of it

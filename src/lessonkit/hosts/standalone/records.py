@@ -28,7 +28,6 @@ from typing import Any
 
 import lessonkit
 from lessonkit.execute.digests import digest, environment_digest
-from lessonkit.execute.results import PageResult
 from lessonkit.hosts.standalone.manifest import atomic_write, sha256
 
 FORMAT = 1
@@ -95,11 +94,6 @@ def key_of(*parts: object) -> str:
     True
     """
     return sha256(b"\0".join(repr(part).encode() for part in parts))
-
-
-def result_digest(result: PageResult) -> str:
-    """What a page's code produced (its steps' outputs and problems), as a digest."""
-    return sha256(json.dumps(result.steps, sort_keys=True).encode())
 
 
 def environment(modules: Iterable[str], files: Iterable[Path]) -> str:
