@@ -90,6 +90,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 project.virtual_pages,
                 lambda path: _display(docs / path),
                 lambda path: page_url(path, directory_urls),
+                nav_sources="lessonkit.hosts.zensical" not in extensions_of(config)[0],
             )[1]
         options = {
             "docs_dir": docs,

@@ -13,7 +13,7 @@ from lessonkit.core.prepared import prepared_files
 from lessonkit.core.settings import Settings
 from lessonkit.execute.program import Program
 from lessonkit.glossary.terms import Glossary
-from lessonkit.notebooks.pages import lesson_pages, notebook_sources
+from lessonkit.notebooks.lesson import lesson_pages, notebook_sources
 
 
 @dataclass

@@ -72,7 +72,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         generated.remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here
         generated.add_assets(files, config, self.settings.assets_dir.strip("/"))
         with reported():
-            adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
+            adopt_notebooks(files, self._where, config)  # x.ipynb: the page x.md
         self.links.notebooks = frozenset(f.edit_uri for f in files if isinstance(f, NotebookFile))
         self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
         for file in lesson_files(files):

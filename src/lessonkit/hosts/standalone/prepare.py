@@ -41,7 +41,7 @@ from lessonkit.hosts.standalone.records import (
     result_digest,
 )
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
-from lessonkit.notebooks.pages import lesson_pages, nav_problems
+from lessonkit.notebooks.lesson import lesson_pages, nav_problems
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.path import (
     PRINT_PAGE,
