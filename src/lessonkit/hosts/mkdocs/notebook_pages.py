@@ -15,7 +15,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, file_sort_key
 
-from lessonkit.core.problems import LessonError
+from lessonkit.core.problems import Problem
 from lessonkit.notebooks.lesson import is_notebook, page_path, two_sources
 
 
@@ -36,9 +36,11 @@ class NotebookFile(File):
         return page
 
 
-def adopt_notebooks(files: Files, where: Callable[[File], str], config: MkDocsConfig) -> None:
+def adopt_notebooks(
+    files: Files, where: Callable[[File], str], config: MkDocsConfig
+) -> list[Problem]:
     """Make each notebook lesson of ``files`` its page, and each ``nav`` entry naming one name
-    its page; LessonError for two sources of one page."""
+    its page; an error for each second source of one page."""
     pages = {f.src_uri: f for f in files.documentation_pages()}
     problems, adopted = [], {}
     for file in sorted(files, key=lambda f: f.src_uri):
@@ -61,8 +63,7 @@ def adopt_notebooks(files: Files, where: Callable[[File], str], config: MkDocsCo
             files.remove(file)
             files.append(file)
         config.nav = nav_to_pages(config.nav, adopted)
-    if problems:
-        raise LessonError(problems)
+    return problems
 
 
 def nav_to_pages(nav: Any, pages: Mapping[str, str]) -> Any:
