@@ -196,16 +196,6 @@ def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
     return bundle
 
 
-def quiet(source: str) -> bool:
-    """Whether a cell ends in ``;``, which hides its last value in IPython (the corpus's test)."""
-    from IPython.core.displayhook import DisplayHook
-
-    try:
-        return DisplayHook.semicolon_at_end_of_expression(source)
-    except Exception:  # tokenize errors: not a quiet cell
-        return False
-
-
 def best_output(bundle: dict[str, Any]) -> tuple[str, Any] | None:
     """The (mime type, data) a page shows of ``bundle``: the first of :data:`PREFERENCE`.
 
