@@ -9,8 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lessonkit.notebooks.convert import code, markdown, notebook, raw
-from lessonkit.notebooks.writer import notebook_bytes
+from lessonkit.notebooks.site import code, markdown, notebook, notebook_bytes, raw
 from tests.test_preview import Server
 
 FRONT = "---\ntitle: {0}\ndescription: {0}.\n---\n"

@@ -16,9 +16,8 @@ import nbformat
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.notebooks.convert import code, markdown, notebook, raw
+from lessonkit.notebooks.site import code, markdown, notebook, notebook_bytes, raw
 from lessonkit.notebooks.twin import markdown_notebook
-from lessonkit.notebooks.writer import notebook_bytes
 
 TWIN = """\
 ---
