@@ -6,10 +6,6 @@ raw file, so there naming the source is an error with that hint.
 
 >>> page_path("a/embeddings.ipynb"), page_path("b.py"), page_path("c.md")
 ('a/embeddings.md', 'b.md', 'c.md')
->>> print(nav_problems(["index.md", "a.ipynb"], {"a.md": "a.ipynb"})[0].format())
-mkdocs.yml: error: Zensical cannot list a notebook by its .ipynb name in nav (a.ipynb): it \
-would publish the raw file, not the lesson a.md
-  hint: name the page a.md in nav (a notebook lesson is the page it stands for)
 """
 
 from __future__ import annotations
@@ -115,11 +111,7 @@ def lesson_pages(
 
 
 def two_sources(source: str, other: str, url: str, where: str) -> Problem:
-    """The error for two sources of one page.
-
-    >>> two_sources("a.ipynb", "a.md", "a/", "docs/a.ipynb").format().splitlines()[0]
-    'docs/a.ipynb: error: a.ipynb and a.md would both be the page a/'
-    """
+    """The error for two sources of one page (named ``where``, the page by its ``url``)."""
     message = f"{source} and {other} would both be the page {url}"
     hint = "keep one of them in the docs (a jupytext pair: keep the .ipynb outside docs/)"
     return Problem(message, hint=hint, path=where)

@@ -60,11 +60,7 @@ def notebook_path(page: Page) -> str:
 
 
 def download_name(page: Page) -> str:
-    """The name a browser saves the page's notebook as.
-
-    >>> download_name(_lesson("a/b.ipynb")), download_name(Page.from_text("", "b.md"))
-    ('b.ipynb', 'b.ipynb')
-    """
+    """The name a browser saves the page's notebook as (``x.ipynb``, what the build ran)."""
     return posixpath.basename(posixpath.splitext(page.path)[0]) + ".ipynb"
 
 
@@ -88,12 +84,7 @@ def _lesson(source: str) -> Page:
 
 
 def download_html(href: str, name: str) -> str:
-    """The download button a notebook lesson's page ends with.
-
-    >>> download_html("../b.ipynb", "b.ipynb")
-    '<p><a class="md-button" download="b.ipynb" href="../b.ipynb">Download this lesson as a \
-notebook (.ipynb)</a></p>'
-    """
+    """The download button a notebook lesson's page ends with."""
     href, name = html.escape(href), html.escape(name)
     link = "Download this lesson as a notebook (.ipynb)"
     return f'<p><a class="md-button" download="{name}" href="{href}">{link}</a></p>'
@@ -142,18 +133,7 @@ def page_notebook(
 ) -> Notebook:
     """The notebook of the page whose body is ``text`` (``result`` None: no outputs); with
     ``title`` (and ``url``) a first cell says where it comes from; a prose line linking to ``name``
-    (its own file) is left out.
-
-    >>> from lessonkit.execute.program import parse_program
-    >>> from lessonkit.execute.runner import run_program
-    >>> text = "# Sums\\n\\n```python exec\\nprint(sum([1, 2, 3]))\\n```\\n\\nThat is {{ 6 }}."
-    >>> program = parse_program(text)
-    >>> nb = page_notebook(text, program, run_program(program, "sums.md"))
-    >>> [(c["cell_type"], c["source"]) for c in nb["cells"]]  # doctest: +NORMALIZE_WHITESPACE
-    [('markdown', '# Sums'), ('code', 'print(sum([1, 2, 3]))'), ('markdown', 'That is 6.')]
-    >>> nb["cells"][1]["outputs"][0]["text"]
-    '6\\n'
-    """
+    (its own file) is left out."""
     outputs = result.steps if result else [StepResult() for _ in program.steps]
     lines = _fill_values(text.split("\n"), program, result)
     if name:
@@ -175,24 +155,7 @@ def page_notebook(
 
 
 def notebook_bytes(notebook: Notebook) -> bytes:
-    """``notebook`` as the bytes of an ``.ipynb`` file, laid out as nbformat lays it out.
-
-    >>> print(notebook_bytes({"cells": [markdown("Hi\\nthere")], "metadata": {}}).decode())
-    {
-     "cells": [
-      {
-       "cell_type": "markdown",
-       "metadata": {},
-       "source": [
-        "Hi\\n",
-        "there"
-       ]
-      }
-     ],
-     "metadata": {}
-    }
-    <BLANKLINE>
-    """
+    """``notebook`` as the bytes of an ``.ipynb`` file, laid out as ``nbformat.writes`` does."""
     notebook = copy.deepcopy(notebook)
     for cell in notebook["cells"]:
         cell["source"] = cell["source"].splitlines(keepends=True)
@@ -213,23 +176,13 @@ def _code(source: str, outputs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _display(data: dict[str, str], result: bool = False) -> dict[str, Any]:
-    """Rich output: a block's printed Markdown, HTML or figure, or a doctest's result."""
-    if result:
-        return {
-            "output_type": "execute_result",
-            "data": data,
-            "metadata": {},
-            "execution_count": None,
-        }
-    return {"output_type": "display_data", "data": data, "metadata": {}}
+    """Rich output: a block's printed Markdown, HTML or figure; or (``result``) a doctest's."""
+    shown = {"output_type": "display_data", "data": data, "metadata": {}}
+    return {**shown, "output_type": "execute_result", "execution_count": None} if result else shown
 
 
 def _preface(title: str, url: str, ran: bool) -> str:
-    """Where the notebook comes from, and whether its outputs are the build's.
-
-    >>> _preface("Sums", "https://example.org/sums/", ran=True)
-    'From the lesson [Sums](https://example.org/sums/): every output is what its build computed.'
-    """
+    """Where the notebook comes from, and whether its outputs are the build's."""
     lesson = f"[{title}]({url})" if url else f"“{title}”"
     if ran:
         return f"From the lesson {lesson}: every output is what its build computed."

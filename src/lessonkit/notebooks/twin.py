@@ -3,31 +3,7 @@
 
 ``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a lesson stands for (front matter as a raw
 cell, each ``python exec`` block a code cell with its options as tags and metadata, the rest
-Markdown cells). Read back, it is the same lesson:
-
->>> text = '''---
-... title: T
-... ---
-...
-... # T
-...
-... ```python exec source="hide" alt="A bar"
-... x = 2
-... ```
-...
-... Two is {{ x }}.
-... '''
->>> nb = markdown_notebook(text, "t.md")
->>> [(c["cell_type"], c["metadata"]) for c in nb["cells"]]  # doctest: +NORMALIZE_WHITESPACE
-[('raw', {}), ('markdown', {}),
- ('code', {'tags': ['hide-input'], 'lessonkit': {'alt': 'A bar'}}), ('markdown', {})]
->>> print(convert(nb).text.split("# T\\n\\n")[1])
-```python exec alt="A bar" source="hide"
-x = 2
-```
-<BLANKLINE>
-Two is {{ x }}.
-<BLANKLINE>
+Markdown cells); read back, it is the same lesson (tests/test_notebook_lessons.py).
 """
 
 from __future__ import annotations
@@ -40,10 +16,8 @@ from typing import Any
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_source
 from lessonkit.execute.program import parse_program
-from lessonkit.notebooks.convert import TAGS, convert
+from lessonkit.notebooks.convert import TAGS
 from lessonkit.notebooks.site import code, markdown, notebook, raw
-
-__all__ = ["convert", "markdown_notebook", "stored_outputs_note", "strip_outputs"]
 
 _AS_TAG = {tuple(sorted(o.items())): t for t, (o, _) in reversed(TAGS.items()) if o}  # 1st wins
 _SHOWN = {option for options in _AS_TAG for option in options}
