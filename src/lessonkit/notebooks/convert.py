@@ -73,9 +73,6 @@ JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"out
 """JupyterLab's collapsed input or output as block options."""
 
 
-# --- reading ---------------------------------------------------------------------------------
-
-
 def parse(text: str, where: str, *, percent: bool = False) -> dict[str, Any]:
     """The notebook in ``text`` (``.ipynb`` JSON, or a percent script), checked against nbformat
     4's schema; LessonError naming ``where`` when it cannot be read (tests/broken/notebooks/)."""
@@ -165,9 +162,6 @@ def _validate(data: dict[str, Any], where: str) -> None:
         hint = "open it in Jupyter and save it again"
         path = f"{where}:cell {int(at[1]) + 1}" if cell else where
         raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
-
-
-# --- converting ------------------------------------------------------------------------------
 
 
 @dataclass

@@ -26,13 +26,9 @@ def is_notebook(path: Path, head: str | None = None) -> bool:
     """Whether ``path`` is a notebook lesson: an ``.ipynb``, or a ``.py`` with a jupytext
     percent header (``head``: its start, if already read).
 
-    >>> is_notebook(Path("a.ipynb")), is_notebook(Path("a.md"))
-    (True, False)
     >>> header = "# ---\\n# jupyter:\\n#   jupytext:\\n#     format_name: percent\\n"
-    >>> is_notebook(Path("a.py"), header)
-    True
-    >>> is_notebook(Path("a.py"), "import numpy\\n")
-    False
+    >>> is_notebook(Path("a.py"), header), is_notebook(Path("a.py"), "import numpy\\n")
+    (True, False)
     """
     if path.suffix == ".ipynb":
         return True

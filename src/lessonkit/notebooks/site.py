@@ -5,14 +5,6 @@ Markdown cells with inline values filled in, each ``python exec`` block a code c
 output and figures, each doctest example a code cell. :func:`notebook_bytes` writes it byte for
 byte as ``nbformat.writes`` would, without importing nbformat (0.2 s on every build of a site with
 a notebook, warm ones too); the tests check each against nbformat's schema.
-
->>> from lessonkit.core.page import Origins, Page
->>> page = Page.from_text("---\\ntitle: T\\nnotebook: true\\n---\\n# T\\n", "a/b.md", "docs/a/b.md")
->>> wants_notebook(page), notebook_path(page)
-(True, 'a/b.ipynb')
->>> print(clash(page).format())
-docs/a/b.md:3: error: the front matter asks for a notebook, but docs/a/b.ipynb already exists
-  hint: rename a/b.ipynb, or drop notebook: true
 """
 
 from __future__ import annotations
@@ -26,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from lessonkit.core.page import Origins, Page
+from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import key_line
 from lessonkit.execute.program import Program, Step
@@ -46,14 +38,9 @@ def wants_notebook(page: Page) -> bool:
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes, in the docs folder: beside the page; a notebook lesson's own
-    ``x.ipynb`` is its source, so what the build ran is ``x.executed.ipynb``.
-
-    >>> notebook_path(Page.from_text("", "a/b.md")), notebook_path(_lesson("b.ipynb"))
-    ('a/b.ipynb', 'b.executed.ipynb')
-    >>> notebook_path(_lesson("a/b.py"))
-    'a/b.ipynb'
-    """
+    """Where the notebook goes, in the docs folder: beside the page (``a/b.md``: ``a/b.ipynb``);
+    a notebook lesson's own ``x.ipynb`` is its source, so what the build ran is
+    ``x.executed.ipynb``."""
     stem = posixpath.splitext(page.path)[0]
     own = page.origins is not None and page.file is not None and page.file.suffix == ".ipynb"
     return stem + (".executed.ipynb" if own else ".ipynb")
@@ -74,13 +61,6 @@ def download_href(path: str, url: str) -> str:
     """
     here = url if url.endswith("/") else posixpath.dirname(url)
     return posixpath.relpath(path, here.rstrip("/") or ".")
-
-
-def _lesson(source: str) -> Page:
-    """A notebook lesson read from ``source`` (for the examples)."""
-    page = Page.from_text("", posixpath.splitext(source)[0] + ".md", file=Path(source))
-    page.origins = Origins(((1, 0),))
-    return page
 
 
 def download_html(href: str, name: str) -> str:

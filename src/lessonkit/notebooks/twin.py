@@ -66,23 +66,6 @@ def strip_outputs(file: Path) -> bool:
     return True
 
 
-def stored_cells(text: str) -> list[int]:
-    """The cells (from 1) of the ``.ipynb`` JSON ``text`` with stored outputs or a count.
-
-    >>> stored_cells('{"cells": [{"outputs": []}, {"execution_count": 3, "outputs": []}]}')
-    [2]
-    """
-    try:
-        cells = json.loads(text).get("cells", [])
-    except (ValueError, AttributeError):
-        return []
-    return [
-        number
-        for number, cell in enumerate(cells, 1)
-        if isinstance(cell, dict) and (cell.get("outputs") or cell.get("execution_count"))
-    ]
-
-
 def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = str) -> str:
     """One line for ``lessonkit check`` naming the notebooks with stored outputs (``""``:
     none): a note, not a problem (a page shows what the build computes).
@@ -94,15 +77,7 @@ def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = 
     note: 1 notebook carries stored outputs (a.ipynb): its page shows what the build computes, \
 not them; lessonkit strip removes them (smaller diffs)
     """
-    found = []
-    for file in files:
-        if file.suffix == ".ipynb":
-            try:
-                text = file.read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError):
-                continue  # its own error says so
-            if stored_cells(text):
-                found.append(display(file))
+    found = [display(file) for file in files if file.suffix == ".ipynb" and _stored(file)]
     if not found:
         return ""
     many = len(found) > 1
@@ -110,4 +85,16 @@ not them; lessonkit strip removes them (smaller diffs)
         f"note: {len(found)} notebook{'s' * many} carr{'ies' if not many else 'y'} stored "
         f"outputs ({', '.join(found)}): {'their pages show' if many else 'its page shows'} what "
         "the build computes, not them; lessonkit strip removes them (smaller diffs)"
+    )
+
+
+def _stored(file: Path) -> bool:
+    """Whether a code cell of the notebook ``file`` has stored outputs or a count (unreadable:
+    no, its own error says so)."""
+    try:
+        cells = json.loads(file.read_text(encoding="utf-8-sig")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return False
+    return any(
+        isinstance(c, dict) and (c.get("outputs") or c.get("execution_count")) for c in cells
     )
