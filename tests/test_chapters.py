@@ -22,8 +22,7 @@ from scipy.special import softmax as scipy_softmax
 from lessonkit.core.source import split_front_matter
 from lessonkit.execute.program import parse_program
 from lessonkit.lab.cost import doubling_ratio
-from lessonkit.notebooks.lesson import read_page
-from lessonkit.notebooks.pages import lesson_pages
+from lessonkit.notebooks.lesson import lesson_pages, read_page
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

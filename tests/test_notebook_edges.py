@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from lessonkit.cli import main
-from lessonkit.notebooks.convert import code, convert, markdown, notebook, raw
-from lessonkit.notebooks.writer import notebook_bytes
+from lessonkit.notebooks.convert import convert
+from lessonkit.notebooks.site import code, markdown, notebook, notebook_bytes, raw
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
 FRONT = raw("---\ntitle: Pasted\ndescription: A notebook with a pasted image.\n---")

@@ -16,9 +16,8 @@ import nbformat
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.notebooks.convert import code, markdown, notebook, raw
+from lessonkit.notebooks.site import code, markdown, notebook, notebook_bytes, raw
 from lessonkit.notebooks.twin import markdown_notebook
-from lessonkit.notebooks.writer import notebook_bytes
 
 TWIN = """\
 ---
@@ -396,17 +395,23 @@ def test_a_broken_cell_fails_every_host_at_the_notebooks_cell_and_line(tmp_path:
         assert found == [expected], f"{host}: {done.stdout}{done.stderr}"
 
 
-def test_nav_naming_the_notebook_fails_and_a_link_to_it_goes_to_its_page(tmp_path: Path) -> None:
-    """``n.ipynb`` in nav (Zensical would link the raw file) is an error on every host, with the
-    one way: name the page ``n.md``. A link to ``n.ipynb#Sums`` (a Jupyter anchor) goes to the
-    page and the heading it names, on every host."""
+def test_nav_naming_the_notebook_fails_on_zensical_and_a_link_to_it_goes_to_its_page(
+    tmp_path: Path,
+) -> None:
+    """``n.ipynb`` in nav is an error for a site built with Zensical (its nav would copy the raw
+    file), from ``lessonkit prepare`` and ``lessonkit check``, with the one way: name the page
+    ``n.md``. A link to ``n.ipynb#Sums`` (a Jupyter anchor) goes to the page and the heading it
+    names, on every host."""
     cells = BROKEN_CELLS[:2]
     in_nav = _notebook_site(tmp_path / "nav", cells, nav="n.ipynb")
-    message = "mkdocs.yml: error: nav names n.ipynb, the source of the notebook lesson n.md"
-    for command in (("lessonkit.cli", "prepare"), ("mkdocs", "build", "--strict")):
+    message = (
+        "mkdocs.yml: error: Zensical cannot list a notebook by its .ipynb name in nav (n.ipynb): "
+        "it would publish the raw file, not the lesson n.md"
+    )
+    for command in (("lessonkit.cli", "prepare"), ("lessonkit.cli", "check")):
         done = _run(in_nav, *command)
-        assert done.returncode != 0 and message in done.stderr, done.stderr
-        assert "hint: name the page n.md in nav" in done.stderr
+        assert done.returncode != 0 and message in done.stdout + done.stderr, done.stderr
+        assert "hint: name the page n.md in nav" in done.stdout + done.stderr
     linked = _notebook_site(
         tmp_path / "link", cells, home=HOME.replace("n.md#sums", "n.ipynb#Sums")
     )
@@ -417,6 +422,29 @@ def test_nav_naming_the_notebook_fails_and_a_link_to_it_goes_to_its_page(tmp_pat
         assert done.returncode == 0, done.stdout + done.stderr
     for host in ("site", "mk"):
         assert 'href="n/#sums"' in (linked / host / "index.html").read_text(), host
+
+
+def test_nav_may_name_notebooks_under_mkdocs(tmp_path: Path, mkdocs_build_shared) -> None:
+    """MkDocs (and ProperDocs) list a notebook lesson named by its source in ``nav``: the entry
+    goes to its page, its title kept, in a section too; ``lessonkit check`` agrees."""
+    (tmp_path / "docs" / "sub").mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text(HOME.replace("n.md#sums", "sub/b.md"))
+    for name in ("a", "sub/b"):
+        lesson = [raw(f"---\ntitle: {name}\ndescription: N.\n---"), markdown(f"# Heading {name}")]
+        (tmp_path / "docs" / f"{name}.ipynb").write_bytes(notebook_bytes(notebook(lesson)))
+    nav = "nav:\n  - index.md\n  - a.ipynb\n  - Part:\n      - Bee: sub/b.ipynb\n"
+    (tmp_path / "mkdocs.yml").write_text(SITE_CONFIG + nav)
+    done = mkdocs_build_shared(tmp_path)
+    assert done.returncode == 0, done.stderr
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert re.search(r'href="a/"[^>]*>\s*(<span[^>]*>\s*)?a\s*<', home), "a.ipynb: its page a/"
+    assert re.search(r'href="sub/b/"[^>]*>\s*(<span[^>]*>\s*)?Bee\s*<', home), "title kept"
+    assert "Part" in home
+    for page in ("a", "sub/b"):
+        assert "<h1" in (tmp_path / "site" / page / "index.html").read_text()
+    assert not (tmp_path / "site" / "a.ipynb").exists()
+    checked = _run(tmp_path, "lessonkit.cli", "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_a_markdown_page_beside_its_notebook_fails_lessonkit_prepare(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import CONFIG_NAME, Project
-from lessonkit.notebooks.checks import stored_outputs_note
+from lessonkit.notebooks.twin import stored_outputs_note
 from lessonkit.path import nav_order
 from lessonkit.scaffold import DEFAULT_SECTION, ScaffoldError, init_site, new_lesson
 
@@ -90,6 +90,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 project.virtual_pages,
                 lambda path: _display(docs / path),
                 lambda path: page_url(path, directory_urls),
+                nav_sources="lessonkit.hosts.zensical" not in extensions_of(config)[0],
             )[1]
         options = {
             "docs_dir": docs,
@@ -165,8 +166,8 @@ def cmd_strip(args: argparse.Namespace) -> int:
 
 
 def cmd_notebook(args: argparse.Namespace) -> int:
+    from lessonkit.notebooks.site import notebook_bytes
     from lessonkit.notebooks.twin import markdown_notebook
-    from lessonkit.notebooks.writer import notebook_bytes
 
     source = Path(args.lesson)
     if not source.is_file():

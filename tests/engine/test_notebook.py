@@ -6,7 +6,7 @@ import nbformat
 
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
-from lessonkit.notebooks.writer import notebook_bytes, page_notebook
+from lessonkit.notebooks.site import notebook_bytes, page_notebook
 
 PAGE = """\
 # Weights

@@ -13,7 +13,8 @@ from lessonkit.execute import worker
 from lessonkit.execute.program import parse_program
 from lessonkit.execute.runner import run_program
 from lessonkit.execute.worker import Job, WorkerPool
-from lessonkit.notebooks.convert import code, convert, markdown, notebook
+from lessonkit.notebooks.convert import convert
+from lessonkit.notebooks.site import code, markdown, notebook
 
 
 def run(text: str):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,9 +10,8 @@ from lessonkit.checks.anchors import Anchors
 from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.core.prepared import prepared_files
 from lessonkit.core.settings import Settings
-from lessonkit.execute.program import Program
 from lessonkit.glossary.terms import Glossary
-from lessonkit.notebooks.pages import lesson_pages, notebook_sources
+from lessonkit.notebooks.lesson import lesson_pages, notebook_sources
 
 
 @dataclass
@@ -24,8 +22,6 @@ class Context:
     glossary: Glossary | None = None
     virtual_pages: frozenset[str] = frozenset()  # pages without a file (the glossary)
     known_pages: list[Path] | None = None  # every page, when the host knows them
-    ran: Callable[[Program], bool] = lambda program: False
-    """Whether ``program`` already ran without an error in this build (so it compiles)."""
     settings: Settings = field(default_factory=Settings)
     markdown: MarkdownSetup = field(default_factory=MarkdownSetup)
     anchors: Anchors = field(default_factory=Anchors)

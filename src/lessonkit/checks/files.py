@@ -14,8 +14,7 @@ from lessonkit.checks.recipe import check_page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.site import read_glossary
-from lessonkit.notebooks.lesson import lesson_files, read_lesson
-from lessonkit.notebooks.pages import lesson_pages, nav_problems
+from lessonkit.notebooks.lesson import lesson_files, lesson_pages, nav_problems, read_lesson
 
 
 @dataclass
@@ -93,12 +92,16 @@ def site_problems(
     virtual: Collection[str],
     where: Callable[[str], str],
     url: Callable[[str], str],
+    *,
+    nav_sources: bool = False,
 ) -> tuple[dict[str, str], list[Problem]]:
-    """The site's pages, and the problems of its files as a whole: two sources of one page, or
-    ``nav`` naming a notebook's source or a missing file (in MkDocs' words)."""
+    """The site's pages, and the problems of its files as a whole: two sources of one page, a
+    missing file in ``nav`` (in MkDocs' words), or (unless the host's ``nav_sources``, as MkDocs')
+    ``nav`` naming a notebook's source."""
     pages, problems = lesson_pages(docs_dir, prepared, where=where, url=url)
     nav = list(nav)
-    problems += nav_problems(nav, pages)
+    if not nav_sources:
+        problems += nav_problems(nav, pages)
     for entry in nav:
         if entry.startswith("/") or entry in pages or entry in virtual:
             continue

@@ -1,11 +1,10 @@
 """A notebook (``.ipynb``, or a jupytext percent script) as the lesson Markdown it stands for.
 
-A first raw cell of ``---`` YAML is the front matter (jupytext's convention); a Markdown cell is
-kept as written; a code cell becomes a ```` ```python exec ```` block, its options from its tags
-(:data:`TAGS`) and ``lessonkit`` metadata. :class:`~lessonkit.core.page.Origins` maps each line
-back to its cell, so problems name the notebook, cell and line. Links to notebook lessons become
-links to their pages; a notebook's cells run as IPython cells. Stored outputs are never shown.
+A first raw cell of ``---`` YAML is the front matter; a code cell becomes a ``python exec`` block
+with the options its tags (:data:`TAGS`) and ``lessonkit`` metadata mean; ``origins`` map each
+line back to its cell and line. Stored outputs are never shown.
 
+>>> from lessonkit.notebooks.site import code, markdown, notebook, raw
 >>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
 ...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
 >>> made = convert(notebook(cells))
@@ -35,7 +34,7 @@ import json
 import re
 import shlex
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,10 +43,6 @@ from lessonkit.core.problems import LessonError, Problem
 from lessonkit.execute.program import EXEC_OPTIONS
 from lessonkit.notebooks.links import to_pages
 
-METADATA = {
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"},
-}
 TAGS: dict[str, tuple[dict[str, str] | None, str]] = {
     "hide-input": ({"source": "hide"}, 'the code is not shown, its output is (`source="hide"`)'),
     "remove-input": ({"source": "hide"}, "the same as `hide-input`"),
@@ -78,24 +73,9 @@ JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"out
 """JupyterLab's collapsed input or output as block options."""
 
 
-# --- reading ---------------------------------------------------------------------------------
-
-
 def parse(text: str, where: str, *, percent: bool = False) -> dict[str, Any]:
     """The notebook in ``text`` (``.ipynb`` JSON, or a percent script), checked against nbformat
-    4's schema; LessonError naming ``where`` when it cannot be read.
-
-    >>> parse('{"cells": [', "docs/a.ipynb")
-    Traceback (most recent call last):
-    lessonkit.core.problems.LessonError: docs/a.ipynb:1: error: the notebook is not valid JSON: \
-Expecting value (column 12)
-      hint: open it in Jupyter and save it again, or fix the JSON at that line
-    >>> parse('{"cells": [], "metadata": {}, "nbformat": 3, "nbformat_minor": 0}', "docs/a.ipynb")
-    Traceback (most recent call last):
-    lessonkit.core.problems.LessonError: docs/a.ipynb: error: nbformat 3 is not a notebook \
-lessonkit reads: it reads nbformat 4
-      hint: convert it: jupyter nbconvert --to notebook --nbformat 4 --inplace docs/a.ipynb
-    """
+    4's schema; LessonError naming ``where`` when it cannot be read (tests/broken/notebooks/)."""
     if percent:
         return _read_script(text, where)
     try:
@@ -121,14 +101,7 @@ _SCRIPT_HINT = (
 
 
 def _read_script(text: str, where: str) -> dict[str, Any]:
-    """A percent script as a notebook; LessonError at the line jupytext cannot read.
-
-    >>> _read_script("# ---\\n# title: T\\n\\n# %%\\nx = 1\\n", "a.py")
-    Traceback (most recent call last):
-    lessonkit.core.problems.LessonError: a.py:1: error: the script's header (from its first \
-line, # ---) is never closed
-      hint: end the header with a line # --- before the first cell
-    """
+    """A percent script as a notebook; LessonError at the line jupytext cannot read."""
     import jupytext
 
     lines = text.split("\n")
@@ -189,9 +162,6 @@ def _validate(data: dict[str, Any], where: str) -> None:
         hint = "open it in Jupyter and save it again"
         path = f"{where}:cell {int(at[1]) + 1}" if cell else where
         raise LessonError([Problem(f"{message}: {detail}", hint=hint, path=path)]) from None
-
-
-# --- converting ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -297,16 +267,7 @@ _ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")  # Jupyter's pasted images
 
 
 def _attached(text: str, attachments: Mapping[str, Any], problem: Any) -> str:
-    """``text`` with each ``attachment:NAME`` link made a data URL of the attached image.
-
-    >>> png = {"x.png": {"image/png": "iVBORw0KGgo="}}
-    >>> _attached("![a](attachment:x.png)", png, print)
-    '![a](data:image/png;base64,iVBORw0KGgo=)'
-    >>> _attached("![a](attachment:y.png)", png, print)
-    the cell links to the attachment 'y.png', which it does not hold \
-(it holds: x.png) paste the image into the cell again in Jupyter
-    '![a](attachment:y.png)'
-    """
+    """``text`` with each ``attachment:NAME`` link made a data URL of the attached image."""
 
     def data_url(m: re.Match[str]) -> str:
         from urllib.parse import unquote
@@ -398,36 +359,3 @@ def _written(options: Mapping[str, str]) -> list[str]:
         f'{name}="{value}"' if not set(value) & set('"\\') else f"{name}={shlex.quote(value)}"
         for name, value in sorted(options.items())
     ]
-
-
-# --- building notebooks ----------------------------------------------------------------------
-
-
-def notebook(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """An nbformat 4.5 notebook of ``cells`` (stable ids: the same page gives the same bytes)."""
-    cells = list(cells)
-    for number, cell in enumerate(cells):
-        cell["id"] = f"cell-{number}"
-    return {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
-
-
-def raw(source: str) -> dict[str, Any]:
-    return {"cell_type": "raw", "metadata": {}, "source": source}
-
-
-def markdown(source: str) -> dict[str, Any]:
-    return {"cell_type": "markdown", "metadata": {}, "source": source}
-
-
-def code(source: str, tags: Iterable[str] = (), **options: str) -> dict[str, Any]:
-    """A code cell without output; ``tags`` and block ``options`` in its metadata."""
-    metadata: dict[str, Any] = {"tags": list(tags)} if tags else {}
-    if options:
-        metadata["lessonkit"] = dict(options)
-    return {
-        "cell_type": "code",
-        "execution_count": None,
-        "metadata": metadata,
-        "outputs": [],
-        "source": source,
-    }

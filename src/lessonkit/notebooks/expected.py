@@ -61,13 +61,7 @@ def shown(
 
 
 def not_raised(line: int) -> Problem:
-    """The error when a tagged cell raised nothing.
-
-    >>> print(not_raised(4).format())
-    <markdown>:4: error: the cell is tagged raises-exception but raised no exception
-      hint: the page would show an error that no longer happens: remove the tag (or make the \
-cell fail as the text around it says)
-    """
+    """The error when a tagged cell raised nothing (tests/broken/notebooks/raises-exception)."""
     return Problem(
         f"the cell is tagged {TAG} but raised no exception",
         line,

@@ -22,17 +22,8 @@ PREFERENCE = ("text/html", "image/svg+xml", "image/png", "text/markdown", "text/
 
 
 def prepare_cell(source: str) -> str:
-    """``source`` as Python, its lines where they were (plain Python, or what even IPython cannot
-    read, as it is).
-
-    >>> prepare_cell("x = 1")
-    'x = 1'
-    >>> print(prepare_cell("%matplotlib inline\\nfiles = !ls data\\n%timeit sum(range(9))"))
-    get_ipython().run_line_magic('matplotlib', 'inline')
-    files = get_ipython().getoutput('ls data')
-    get_ipython().run_line_magic('timeit', 'sum(range(9))')
-    <BLANKLINE>
-    """
+    """``source`` as Python, its lines where they were (``%magic``, ``!cmd``: IPython's calls);
+    plain Python, or what even IPython cannot read, as it is."""
     try:
         ast.parse(source)
         return source
@@ -194,16 +185,6 @@ def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
     if set(bundle) == {"text/plain"} and _ADDRESS.search(bundle["text/plain"]):
         return {}
     return bundle
-
-
-def quiet(source: str) -> bool:
-    """Whether a cell ends in ``;``, which hides its last value in IPython (the corpus's test)."""
-    from IPython.core.displayhook import DisplayHook
-
-    try:
-        return DisplayHook.semicolon_at_end_of_expression(source)
-    except Exception:  # tokenize errors: not a quiet cell
-        return False
 
 
 def best_output(bundle: dict[str, Any]) -> tuple[str, Any] | None:

@@ -1,12 +1,22 @@
-"""Which files are lessons, and reading one (a notebook as the Markdown it stands for)."""
+"""Which files are lessons, which page each is, and reading one (a notebook as its Markdown).
+
+A notebook lesson is the page its ``.md`` name stands for: ``embeddings.ipynb`` is
+``embeddings.md``. MkDocs' ``nav`` may name either; Zensical's copies an ``x.ipynb`` entry as a
+raw file, so there naming the source is an error with that hint.
+
+>>> page_path("a/embeddings.ipynb"), page_path("b.py"), page_path("c.md")
+('a/embeddings.md', 'b.md', 'c.md')
+"""
 
 from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
 from lessonkit.core.page import Page
+from lessonkit.core.problems import Problem
 from lessonkit.core.source import read_source
 
 PERCENT_HEADER = re.compile(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: percent\n")
@@ -16,13 +26,9 @@ def is_notebook(path: Path, head: str | None = None) -> bool:
     """Whether ``path`` is a notebook lesson: an ``.ipynb``, or a ``.py`` with a jupytext
     percent header (``head``: its start, if already read).
 
-    >>> is_notebook(Path("a.ipynb")), is_notebook(Path("a.md"))
-    (True, False)
     >>> header = "# ---\\n# jupyter:\\n#   jupytext:\\n#     format_name: percent\\n"
-    >>> is_notebook(Path("a.py"), header)
-    True
-    >>> is_notebook(Path("a.py"), "import numpy\\n")
-    False
+    >>> is_notebook(Path("a.py"), header), is_notebook(Path("a.py"), "import numpy\\n")
+    (True, False)
     """
     if path.suffix == ".ipynb":
         return True
@@ -76,3 +82,51 @@ def read_lesson(file: Path, path: str, where: str) -> Page:
     if percent and (starts := script_starts(text, nb)):
         made = made.in_script(starts)  # a script's problems name its own lines
     return Page(made.text, path, where, file, origins=made.origins, notes=made.placed(where))
+
+
+def lesson_pages(
+    docs: Path,
+    generated: Collection[str] = (),
+    *,
+    where: Callable[[str], str] = str,
+    url: Callable[[str], str] = str,
+) -> tuple[dict[str, str], list[Problem]]:
+    """Every lesson in ``docs`` but the ``generated`` files: page -> source; and an error
+    for each second source of one page (named by ``where``, the page by its ``url``)."""
+    found = [p.relative_to(docs).as_posix() for p in lesson_files(docs)]
+    sources = [p for p in found if p not in generated]
+    pages = {p: p for p in sources if p.endswith(".md")}
+    problems = []
+    for source in (p for p in sources if not p.endswith(".md")):
+        page = page_path(source)
+        if (other := pages.get(page)) is not None:
+            problems.append(two_sources(source, other, url(page), where(source)))
+        else:
+            pages[page] = source
+    return pages, problems
+
+
+def two_sources(source: str, other: str, url: str, where: str) -> Problem:
+    """The error for two sources of one page (named ``where``, the page by its ``url``)."""
+    message = f"{source} and {other} would both be the page {url}"
+    hint = "keep one of them in the docs (a jupytext pair: keep the .ipynb outside docs/)"
+    return Problem(message, hint=hint, path=where)
+
+
+def notebook_sources(pages: Mapping[str, str]) -> dict[str, str]:
+    """The notebook lessons among ``pages``: source -> page."""
+    return {source: page for page, source in pages.items() if source != page}
+
+
+def nav_problems(nav: Iterable[str], pages: Mapping[str, str]) -> list[Problem]:
+    """Under Zensical: an error for each ``nav`` entry naming a notebook lesson's source."""
+    sources = notebook_sources(pages)
+    problems = []
+    for entry in nav:
+        if (page := sources.get(entry.strip())) is not None:
+            name = posixpath.splitext(entry.strip())[1]
+            message = f"Zensical cannot list a notebook by its {name} name in nav ({entry}): it "
+            message += f"would publish the raw file, not the lesson {page}"
+            hint = f"name the page {page} in nav (a notebook lesson is the page it stands for)"
+            problems.append(Problem(message, hint=hint, path="mkdocs.yml"))
+    return problems

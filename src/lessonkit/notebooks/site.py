@@ -1,25 +1,35 @@
 """A page's ``.ipynb`` download on any host: whether it gets one, where, and its bytes.
 
->>> from lessonkit.core.page import Origins, Page
->>> page = Page.from_text("---\\ntitle: T\\nnotebook: true\\n---\\n# T\\n", "a/b.md", "docs/a/b.md")
->>> wants_notebook(page), notebook_path(page)
-(True, 'a/b.ipynb')
->>> print(clash(page).format())
-docs/a/b.md:3: error: the front matter asks for a notebook, but docs/a/b.ipynb already exists
-  hint: rename a/b.ipynb, or drop notebook: true
+:func:`page_notebook` makes the notebook of what the build ran (nothing runs again): prose as
+Markdown cells with inline values filled in, each ``python exec`` block a code cell with its
+output and figures, each doctest example a code cell. :func:`notebook_bytes` writes it byte for
+byte as ``nbformat.writes`` would, without importing nbformat (0.2 s on every build of a site with
+a notebook, warm ones too); the tests check each against nbformat's schema.
 """
 
 from __future__ import annotations
 
+import copy
 import html
+import json
 import os
 import posixpath
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from lessonkit.core.page import Origins, Page
+from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import key_line
-from lessonkit.execute.results import PageResult
+from lessonkit.execute.program import Program, Step
+from lessonkit.execute.results import PageResult, StepResult
+
+Notebook = dict[str, Any]  # as nbformat holds it in memory: strings whole
+SPLIT_MIMES = ("text/", "image/svg+xml", "application/javascript")  # written as lines
+METADATA = {
+    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+    "language_info": {"name": "python"},
+}
 
 
 def wants_notebook(page: Page) -> bool:
@@ -28,25 +38,16 @@ def wants_notebook(page: Page) -> bool:
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes, in the docs folder: beside the page; a notebook lesson's own
-    ``x.ipynb`` is its source, so what the build ran is ``x.executed.ipynb``.
-
-    >>> notebook_path(Page.from_text("", "a/b.md")), notebook_path(_lesson("b.ipynb"))
-    ('a/b.ipynb', 'b.executed.ipynb')
-    >>> notebook_path(_lesson("a/b.py"))
-    'a/b.ipynb'
-    """
+    """Where the notebook goes, in the docs folder: beside the page (``a/b.md``: ``a/b.ipynb``);
+    a notebook lesson's own ``x.ipynb`` is its source, so what the build ran is
+    ``x.executed.ipynb``."""
     stem = posixpath.splitext(page.path)[0]
     own = page.origins is not None and page.file is not None and page.file.suffix == ".ipynb"
     return stem + (".executed.ipynb" if own else ".ipynb")
 
 
 def download_name(page: Page) -> str:
-    """The name a browser saves the page's notebook as.
-
-    >>> download_name(_lesson("a/b.ipynb")), download_name(Page.from_text("", "b.md"))
-    ('b.ipynb', 'b.ipynb')
-    """
+    """The name a browser saves the page's notebook as (``x.ipynb``, what the build ran)."""
     return posixpath.basename(posixpath.splitext(page.path)[0]) + ".ipynb"
 
 
@@ -62,20 +63,8 @@ def download_href(path: str, url: str) -> str:
     return posixpath.relpath(path, here.rstrip("/") or ".")
 
 
-def _lesson(source: str) -> Page:
-    """A notebook lesson read from ``source`` (for the examples)."""
-    page = Page.from_text("", posixpath.splitext(source)[0] + ".md", file=Path(source))
-    page.origins = Origins(((1, 0),))
-    return page
-
-
 def download_html(href: str, name: str) -> str:
-    """The download button a notebook lesson's page ends with.
-
-    >>> download_html("../b.ipynb", "b.ipynb")
-    '<p><a class="md-button" download="b.ipynb" href="../b.ipynb">Download this lesson as a \
-notebook (.ipynb)</a></p>'
-    """
+    """The download button a notebook lesson's page ends with."""
     href, name = html.escape(href), html.escape(name)
     link = "Download this lesson as a notebook (.ipynb)"
     return f'<p><a class="md-button" download="{name}" href="{href}">{link}</a></p>'
@@ -104,8 +93,6 @@ def page_notebook_bytes(
         raise LessonError(
             [_problem(page, message, "drop notebook: true, or make the data in the page's code")]
         )
-    from lessonkit.notebooks.writer import notebook_bytes, page_notebook
-
     name = PurePosixPath(notebook_path(page)).name
     notebook = page_notebook(page.markdown, page.program, result, title=title, url=url, name=name)
     return notebook_bytes(notebook)
@@ -113,3 +100,157 @@ def page_notebook_bytes(
 
 def _problem(page: Page, message: str, hint: str) -> Problem:
     return page.problem(message, key_line(page.text, "notebook"), hint)
+
+
+def page_notebook(
+    text: str,
+    program: Program,
+    result: PageResult | None,
+    *,
+    title: str = "",
+    url: str = "",
+    name: str = "",
+) -> Notebook:
+    """The notebook of the page whose body is ``text`` (``result`` None: no outputs); with
+    ``title`` (and ``url``) a first cell says where it comes from; a prose line linking to ``name``
+    (its own file) is left out."""
+    outputs = result.steps if result else [StepResult() for _ in program.steps]
+    lines = _fill_values(text.split("\n"), program, result)
+    if name:
+        lines = ["" if f"]({name})" in line else line for line in lines]
+    cells = [markdown(_preface(title, url, ran=result is not None))] if title else []
+    position, indent = 0, ""
+    for step, span, out in zip(program.steps, program.spans, outputs, strict=True):
+        if step.kind == "value":
+            continue
+        cells.append(_prose_cell(lines[position : span.start], indent))
+        position, indent = span.end, span.indent
+        if step.kind == "exec":
+            cells.append(_code(step.source, _block_outputs(step, out)))
+        else:
+            cells += _doctest_cells(out.text if result else step.source)
+    cells.append(_prose_cell(lines[position:], indent))
+    cells = [cell for cell in cells if cell["source"].strip()]
+    return notebook(cells)
+
+
+def notebook_bytes(notebook: Notebook) -> bytes:
+    """``notebook`` as the bytes of an ``.ipynb`` file, laid out as ``nbformat.writes`` does."""
+    notebook = copy.deepcopy(notebook)
+    for cell in notebook["cells"]:
+        cell["source"] = cell["source"].splitlines(keepends=True)
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output["text"] = output["text"].splitlines(keepends=True)
+            for mime, value in output.get("data", {}).items():
+                if mime.startswith(SPLIT_MIMES):
+                    output["data"][mime] = value.splitlines(keepends=True)
+    text = json.dumps(
+        notebook, indent=1, sort_keys=True, separators=(",", ": "), ensure_ascii=False
+    )
+    return (text + "\n").encode("utf-8")
+
+
+def _code(source: str, outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {**code(source), "outputs": outputs}
+
+
+def _display(data: dict[str, str], result: bool = False) -> dict[str, Any]:
+    """Rich output: a block's printed Markdown, HTML or figure; or (``result``) a doctest's."""
+    shown = {"output_type": "display_data", "data": data, "metadata": {}}
+    return {**shown, "output_type": "execute_result", "execution_count": None} if result else shown
+
+
+def _preface(title: str, url: str, ran: bool) -> str:
+    """Where the notebook comes from, and whether its outputs are the build's."""
+    lesson = f"[{title}]({url})" if url else f"“{title}”"
+    if ran:
+        return f"From the lesson {lesson}: every output is what its build computed."
+    return f"From the lesson {lesson}: its code, not run (the site was built without execution)."
+
+
+def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
+    """A Markdown cell of the prose after a block indented by ``indent``, which loses it
+    while it goes on at that indent (in a cell of its own it would read as code).
+
+    >>> _prose_cell(["", "    More on step 1.", "", "Back at the top."], "    ")["source"]
+    'More on step 1.\\n\\nBack at the top.'
+    """
+    kept = len(lines)
+    for number, line in enumerate(lines):
+        if line.strip() and not line.startswith(indent):
+            kept = number
+            break
+    inside = [line.removeprefix(indent) for line in lines[:kept]]
+    return markdown("\n".join(inside + lines[kept:]).strip("\n"))
+
+
+def _fill_values(lines: list[str], program: Program, result: PageResult | None) -> list[str]:
+    """``lines`` with each inline value replaced by its text (as written, without a result)."""
+    if result is None:
+        return lines
+    values = [
+        (span, out)
+        for step, span, out in zip(program.steps, program.spans, result.steps, strict=True)
+        if step.kind == "value"
+    ]
+    for span, out in sorted(values, key=lambda v: (v[0].start, v[0].column), reverse=True):
+        line = lines[span.start]
+        shown = html.escape(out.text, quote=False)  # as the page shows it: text, never markup
+        lines[span.start] = line[: span.column] + shown + line[span.column + span.length :]
+    return lines
+
+
+def _block_outputs(step: Step, out: StepResult) -> list[dict[str, Any]]:
+    """A block's printed output, shown as the page shows it, then its figures."""
+    outputs = []
+    shown = step.option("output", "text")
+    if out.stdout and shown == "text":
+        outputs.append({"output_type": "stream", "name": "stdout", "text": out.stdout})
+    elif out.stdout and shown in ("markdown", "html"):
+        outputs.append(_display({f"text/{shown}": out.stdout, "text/plain": out.stdout}))
+    for figure in out.figures:
+        outputs.append(_display({"image/svg+xml": figure.svg, "text/plain": figure.alt}))
+    return outputs
+
+
+def _doctest_cells(transcript: str) -> list[dict[str, Any]]:
+    """One code cell per ``>>>`` example of ``transcript``, its output as the cell's result."""
+    import doctest  # here: it imports pdb and unittest, which a warm build never needs
+
+    cells = []
+    for example in doctest.DocTestParser().get_examples(transcript):
+        want = example.want.rstrip("\n")
+        shown = [_display({"text/plain": want}, result=True)] if want else []
+        cells.append(_code(example.source.rstrip("\n"), shown))
+    return cells
+
+
+def notebook(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """An nbformat 4.5 notebook of ``cells`` (stable ids: the same page gives the same bytes)."""
+    cells = list(cells)
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"
+    return {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
+
+
+def raw(source: str) -> dict[str, Any]:
+    return {"cell_type": "raw", "metadata": {}, "source": source}
+
+
+def markdown(source: str) -> dict[str, Any]:
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+def code(source: str, tags: Iterable[str] = (), **options: str) -> dict[str, Any]:
+    """A code cell without output; ``tags`` and block ``options`` in its metadata."""
+    metadata: dict[str, Any] = {"tags": list(tags)} if tags else {}
+    if options:
+        metadata["lessonkit"] = dict(options)
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": metadata,
+        "outputs": [],
+        "source": source,
+    }

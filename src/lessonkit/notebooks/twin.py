@@ -1,46 +1,23 @@
-"""A contributor's notebook chores: a Markdown lesson's notebook twin, and stripping outputs.
+"""A contributor's notebook chores: a Markdown lesson's notebook twin, and stored outputs
+(noted once by ``lessonkit check``, removed by ``lessonkit strip``).
 
 ``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a lesson stands for (front matter as a raw
 cell, each ``python exec`` block a code cell with its options as tags and metadata, the rest
-Markdown cells). Read back, it is the same lesson:
-
->>> text = '''---
-... title: T
-... ---
-...
-... # T
-...
-... ```python exec source="hide" alt="A bar"
-... x = 2
-... ```
-...
-... Two is {{ x }}.
-... '''
->>> nb = markdown_notebook(text, "t.md")
->>> [(c["cell_type"], c["metadata"]) for c in nb["cells"]]  # doctest: +NORMALIZE_WHITESPACE
-[('raw', {}), ('markdown', {}),
- ('code', {'tags': ['hide-input'], 'lessonkit': {'alt': 'A bar'}}), ('markdown', {})]
->>> print(convert(nb).text.split("# T\\n\\n")[1])
-```python exec alt="A bar" source="hide"
-x = 2
-```
-<BLANKLINE>
-Two is {{ x }}.
-<BLANKLINE>
+Markdown cells); read back, it is the same lesson (tests/test_notebook_lessons.py).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.source import split_source
 from lessonkit.execute.program import parse_program
-from lessonkit.notebooks.convert import TAGS, code, convert, markdown, notebook, raw
-
-__all__ = ["convert", "markdown_notebook", "strip_outputs"]
+from lessonkit.notebooks.convert import TAGS
+from lessonkit.notebooks.site import code, markdown, notebook, raw
 
 _AS_TAG = {tuple(sorted(o.items())): t for t, (o, _) in reversed(TAGS.items()) if o}  # 1st wins
 _SHOWN = {option for options in _AS_TAG for option in options}
@@ -87,3 +64,37 @@ def strip_outputs(file: Path) -> bool:
         return False
     file.write_text(stripped, encoding="utf-8")
     return True
+
+
+def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = str) -> str:
+    """One line for ``lessonkit check`` naming the notebooks with stored outputs (``""``:
+    none): a note, not a problem (a page shows what the build computes).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.ipynb").write_text('{"cells": [{"execution_count": 1}]}')
+    >>> print(stored_outputs_note([folder / "a.ipynb"], lambda p: p.name))
+    note: 1 notebook carries stored outputs (a.ipynb): its page shows what the build computes, \
+not them; lessonkit strip removes them (smaller diffs)
+    """
+    found = [display(file) for file in files if file.suffix == ".ipynb" and _stored(file)]
+    if not found:
+        return ""
+    many = len(found) > 1
+    return (
+        f"note: {len(found)} notebook{'s' * many} carr{'ies' if not many else 'y'} stored "
+        f"outputs ({', '.join(found)}): {'their pages show' if many else 'its page shows'} what "
+        "the build computes, not them; lessonkit strip removes them (smaller diffs)"
+    )
+
+
+def _stored(file: Path) -> bool:
+    """Whether a code cell of the notebook ``file`` has stored outputs or a count (unreadable:
+    no, its own error says so)."""
+    try:
+        cells = json.loads(file.read_text(encoding="utf-8-sig")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return False
+    return any(
+        isinstance(c, dict) and (c.get("outputs") or c.get("execution_count")) for c in cells
+    )

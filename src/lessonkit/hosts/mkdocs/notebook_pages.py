@@ -1,22 +1,22 @@
 """Notebook lessons under MkDocs: ``x.ipynb`` (or a percent ``.py``) becomes the page ``x.md``.
 
-Each notebook's ``File`` becomes a :class:`NotebookFile` before MkDocs makes its pages and nav;
-the plugin hands MkDocs the Markdown it stands for in ``on_page_read_source``. The notebook
-itself is not published: its page offers what the build ran for download.
+Each notebook's ``File`` becomes a :class:`NotebookFile` before MkDocs makes its pages and nav
+(a ``nav`` entry naming the notebook names its page); the plugin hands MkDocs the Markdown it
+stands for in ``on_page_read_source``. The notebook itself is not published: its page offers
+what the build ran for download.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, file_sort_key
 
-from lessonkit.core.problems import LessonError
-from lessonkit.notebooks.lesson import is_notebook, page_path
-from lessonkit.notebooks.pages import nav_problems, two_sources
-from lessonkit.path import nav_order
+from lessonkit.core.problems import Problem
+from lessonkit.notebooks.lesson import is_notebook, page_path, two_sources
 
 
 class NotebookFile(File):
@@ -36,9 +36,11 @@ class NotebookFile(File):
         return page
 
 
-def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None) -> None:
-    """Make each notebook lesson of ``files`` its page; LessonError for two sources of one
-    page, or a ``nav`` entry naming a notebook instead of its page."""
+def adopt_notebooks(
+    files: Files, where: Callable[[File], str], config: MkDocsConfig
+) -> list[Problem]:
+    """Make each notebook lesson of ``files`` its page, and each ``nav`` entry naming one name
+    its page; an error for each second source of one page."""
     pages = {f.src_uri: f for f in files.documentation_pages()}
     problems, adopted = [], {}
     for file in sorted(files, key=lambda f: f.src_uri):
@@ -53,16 +55,32 @@ def adopt_notebooks(files: Files, where: Callable[[File], str], nav: Any = None)
             problems.append(two_sources(file.src_uri, first, page.url, where(file)))
             continue
         pages[page.src_uri] = page
-        adopted[page.src_uri] = file.src_uri
+        adopted[file.src_uri] = page.src_uri
         files.remove(file)
         files.append(page)
     if adopted:  # in MkDocs' order, where the page's name puts it (the glossary's lists follow it)
         for file in sorted(files, key=file_sort_key):
             files.remove(file)
             files.append(file)
-    problems += nav_problems((entry for entry, _ in nav_order(nav)), adopted)
-    if problems:
-        raise LessonError(problems)
+        config.nav = nav_to_pages(config.nav, adopted)
+    return problems
+
+
+def nav_to_pages(nav: Any, pages: Mapping[str, str]) -> Any:
+    """``nav`` with each entry naming a notebook lesson's source (``pages``: source -> page)
+    naming its page, titles and sections kept.
+
+    >>> nav_to_pages(["a.ipynb", {"S": [{"B": "s/b.ipynb"}, "c.md"]}], {"a.ipynb": "a.md",
+    ...              "s/b.ipynb": "s/b.md"})
+    ['a.md', {'S': [{'B': 's/b.md'}, 'c.md']}]
+    """
+    if isinstance(nav, str):
+        return pages.get(nav.strip(), nav)
+    if isinstance(nav, list):
+        return [nav_to_pages(item, pages) for item in nav]
+    if isinstance(nav, dict):
+        return {title: nav_to_pages(item, pages) for title, item in nav.items()}
+    return nav
 
 
 def lesson_files(files: Files) -> Iterator[File]:

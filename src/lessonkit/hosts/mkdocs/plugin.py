@@ -16,16 +16,21 @@ from mkdocs.structure.pages import Page
 from lessonkit import resources
 from lessonkit.checks.markdown_setup import MarkdownSetup
 from lessonkit.checks.recipe import Context, check_page
+from lessonkit.core.problems import LessonError
 from lessonkit.core.settings import Settings
 from lessonkit.execute import figure_slots
-from lessonkit.execute.engine import Engine
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile, adopt_notebooks, lesson_files
-from lessonkit.hosts.mkdocs.problems import report, reported, reported_while_rendering
+from lessonkit.hosts.mkdocs.problems import (
+    log_again,
+    report,
+    reported,
+    reported_while_rendering,
+)
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
@@ -71,27 +76,29 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         generated.remove_prepared(files, Path(config.docs_dir))  # lessonkit prepare's: made here
         generated.add_assets(files, config, self.settings.assets_dir.strip("/"))
-        with reported():
-            adopt_notebooks(files, self._where, config.nav)  # x.ipynb: the page x.md
+        problems = adopt_notebooks(files, self._where, config)  # x.ipynb: the page x.md
         self.links.notebooks = frozenset(f.edit_uri for f in files if isinstance(f, NotebookFile))
         self.preview.mark_stale(files, config, self.runs.engine, self.glossary)
-        for file in lesson_files(files):
-            with reported():
+        pages, unread = list(lesson_files(files)), {}
+        for file in pages:
+            try:
                 self._read(file, files, config)
+            except LessonError as error:
+                unread[file.src_uri] = error.problems
         meta = {src_uri: lesson.valid_meta for src_uri, lesson in self.lessons.items()}
         self.path = generated.add_print_page(files, config, meta)  # the learner's path
         if self.glossary:
             generated.add_glossary_page(files, config, self.glossary)
-        engine, printed = self.runs.engine, bool(self.path)
-        self.context = site_context(
-            files, config, self.settings, self.glossary, printed=printed, engine=engine
-        )
+        context = site_context(files, config, self.settings, self.glossary, bool(self.path))
+        for file in pages:  # every page's problems in one error, as lessonkit check reports them
+            lesson = self.lessons.get(file.src_uri)
+            problems += check_page(lesson, context) if lesson else unread[file.src_uri]
+        report(problems)
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         if lesson := self.lessons.get(page.file.src_uri):
             self.runs.look_up(lesson)
-            report(check_page(lesson, self.context))
         return page
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -144,6 +151,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         self.runs.built()
 
     def on_build_error(self, *, error: Exception) -> None:
+        log_again(error)  # under serve: the next build still broken says why again
         self.preview.failed()
         self.runs.failed()
 
@@ -165,14 +173,12 @@ def site_context(
     config: MkDocsConfig,
     settings: Settings,
     glossary: SiteGlossary | None,
-    *,
     printed: bool,
-    engine: Engine | None,
 ) -> Context:
-    """The site as a page's checks know it: its pages (generated ones too), terms, options
-    and extensions; with ``engine``, code that ran is not compiled again."""
+    """The site as a page's checks know it: its pages (generated ones too, the print page if
+    ``printed``), terms, options and extensions."""
     docs = Path(config.docs_dir)
-    context = Context(
+    return Context(
         docs,
         glossary.glossary if glossary else None,
         known_pages=[docs / f.src_uri for f in files.documentation_pages()],
@@ -180,9 +186,6 @@ def site_context(
         settings=settings,
         markdown=MarkdownSetup.of(config.markdown_extensions, config.mdx_configs),
     )
-    if engine:
-        context.ran = engine.ran
-    return context
 
 
 def _converted_page(md: Markdown) -> str:

@@ -36,6 +36,15 @@ def report(problems: Iterable[Problem], level: str = "warn") -> None:
         (log.info if level == "info" else log.warning)(problem.format())
 
 
+def log_again(error: Exception) -> None:
+    """Let MkDocs log ``error`` again in the next build of a preview: its ``DuplicateFilter``
+    logs each message once a process, so a page still broken would fail with no reason given."""
+    for host in ("mkdocs", "properdocs"):
+        for found in logging.getLogger(f"{host}.commands.build").filters:
+            if isinstance(logged := getattr(found, "msgs", None), set):
+                logged.discard(str(error))
+
+
 def reported_while_rendering(page: Page, lesson: Lesson) -> None:
     """Make ``page.render`` name a problem found inside Python-Markdown at the
     lesson's file and line (as a plugin error, not a traceback). The lesson is held weakly: once

@@ -37,7 +37,7 @@ from lessonkit.hosts.standalone.manifest import atomic_write, one_writer, sha256
 from lessonkit.hosts.standalone.page import LessonPage
 from lessonkit.hosts.standalone.records import Converted, Records, environment, key_of
 from lessonkit.hosts.standalone.site import Site, SiteConfig, page_order
-from lessonkit.notebooks.pages import lesson_pages, nav_problems
+from lessonkit.notebooks.lesson import lesson_pages, nav_problems
 from lessonkit.notebooks.site import clash, notebook_path, page_notebook_bytes, wants_notebook
 from lessonkit.path import (
     PRINT_PAGE,

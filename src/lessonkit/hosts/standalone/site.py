@@ -179,8 +179,6 @@ class Site:
         context = Context(
             config.docs_dir, terms, virtual, settings=config.settings, markdown=config.markdown
         )
-        if self.engine:
-            context.ran = self.engine.ran
         return check_page(lesson, context)
 
     def close(self, *, prune: bool = False) -> None:
