@@ -91,15 +91,12 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
             generated.add_glossary_page(files, config, self.glossary)
         context = site_context(files, config, self.settings, self.glossary, bool(self.path))
         for file in pages:  # every page's problems in one error, as lessonkit check reports them
+            if self.preview.active and not file.is_modified():
+                continue  # a preview checks the pages it converts, as a save must stay quick
             lesson = self.lessons.get(file.src_uri)
             problems += check_page(lesson, context) if lesson else unread[file.src_uri]
         report(problems)
         return files
-
-    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
-        if lesson := self.lessons.get(page.file.src_uri):
-            self.runs.look_up(lesson)
-        return page
 
     def on_page_read_source(self, /, *, page: Page, config: MkDocsConfig) -> str | None:
         lesson = self.lessons.get(page.file.src_uri)  # a notebook: the Markdown it stands for

@@ -72,12 +72,6 @@ class Runs:
             if self.engine and lesson.program.steps and changed:
                 self.engine.start(lesson.program, lesson.where, lesson.text)
 
-    def look_up(self, lesson: Lesson) -> None:
-        """Look a page up before its checks, which then need not compile what ran."""
-        with suppress(LessonError):
-            if self.engine and lesson.program.steps:
-                self.engine.submit(lesson.program, lesson.where, lesson.text)
-
     def convert(self, page: Page, lesson: Lesson, markdown: str, final: str) -> str:
         """The Markdown MkDocs converts: ``final`` once run well, else ``""`` for now."""
         if self.engine is None:
