@@ -159,7 +159,7 @@ def run_program(
             steps.append(out)
     reads = watch.reads()
     problems += [p.at(display_path) for p in watch.problems(program)]
-    sources = imports.dependencies()[0] if imports else {}
+    sources = imports.dependencies() if imports else {}
     return PageResult(steps, problems, reads, sources)
 
 

@@ -1,12 +1,10 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
-The fork server (:data:`HASH_SEED`) imports numpy, matplotlib and the runner and draws a
-throwaway figure once (:func:`prepare`); each page is a :class:`multiprocessing.Process` forked
-from it, so nothing a page changes reaches another (spawned where there is no fork server).
-Each step is timed; one that overruns kills the page's process group and, through a child
-subreaper, everything it started. Memory (:data:`MEMORY_LIMIT`) and output are capped; a page
-process that dies is reported with its cause and the block's line. A server that holds lessonkit
-files edited since it started (``mkdocs serve``) is :func:`retire` d and the page re-run.
+The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
+process forked from it (spawned where there is none), timed step by step, its memory and output
+capped, its whole process tree killed when it overruns. A page process that dies is reported
+with its cause and the block's line. A server holding lessonkit files edited since it started
+(``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
 from __future__ import annotations
@@ -53,20 +51,11 @@ STALE_RETRIES = 3
 MEMORY_LIMIT = 4 * 2**30
 """Bytes of memory a page's process (and each process it starts) may allocate."""
 
-PRELOAD = (
-    "numpy",
-    "matplotlib.pyplot",
-    "matplotlib.backends.backend_agg",
-    "matplotlib.backends.backend_svg",
-)
-"""What :func:`prepare` imports first: speed only (a page's imports are recorded as it runs)."""
-
-LESSON_LIBRARY = "lessonkit.lab"
-"""The package lessons import from: :func:`prepare` digests its files once for every page."""
+PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib.backends.backend_svg")
+"""What :func:`prepare` imports once for every page (a page's imports are recorded as it runs)."""
 
 STOPS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop the fork server and everything below it (``timeout``, a cancelled CI job, a
-closed terminal); one the build ignores stays ignored."""
+"""Signals that stop the fork server and all below it; one the build ignores stays ignored."""
 
 _FORKSERVER = "forkserver" in multiprocessing.get_all_start_methods()
 _CONTEXT = multiprocessing.get_context("forkserver" if _FORKSERVER else "spawn")
@@ -443,11 +432,7 @@ def prepare() -> None:
     from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
     from lessonkit.lab.figure_style import STYLE
 
-    importlib.import_module(imports.FIGURE_STYLE)
-    warmed = ["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE, svg.__name__]  # a page's too
-    imports.dependencies(warmed)  # warm caches
     imports.remember_loaded()
-    imports.warm(LESSON_LIBRARY)
     matplotlib.rcParams.update(STYLE)
     _draw_once()
     _prepared = True
