@@ -65,7 +65,7 @@ class PageOutput(io.TextIOBase):
         return len(text)
 
     def _from_thread(self, text: str) -> int:
-        """A write from another thread: into the block that started it, while that runs."""
+        """Into the block that started the thread, while that runs."""
         with self._lock:
             owner = self._owners.get(threading.current_thread(), self._step)
             if owner is None:  # not the page's thread

@@ -1,7 +1,7 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
 The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
-process forked from it (spawned where there is none), timed step by step, its memory and output
+process forked from it (POSIX), timed step by step, its memory and output
 capped, its whole process tree killed when it overruns. A page process that dies is reported
 with its cause and the block's line. A server holding lessonkit files edited since it started
 (``mkdocs serve``) is :func:`retire` d and the page re-run.
@@ -39,17 +39,10 @@ from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
 from lessonkit.execute.runner import OUTPUT_LIMIT
 
-HASH_SEED = "0"
-"""``PYTHONHASHSEED`` of pages: a set of strings prints in the same order in every build."""
-
-STARTUP_TIMEOUT = 120.0
-"""Seconds a page process may take to start (the fork server's imports included)."""
-
-STALE_RETRIES = 3
-"""Fresh fork servers a page may try when the one it got holds edited lessonkit files."""
-
-MEMORY_LIMIT = 4 * 2**30
-"""Bytes of memory a page's process (and each process it starts) may allocate."""
+HASH_SEED = "0"  # PYTHONHASHSEED of pages: a set prints in the same order in every build
+STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server's imports too)
+STALE_RETRIES = 3  # fresh fork servers a page may try when its one holds edited files
+MEMORY_LIMIT = 4 * 2**30  # bytes a page's process (and each process it starts) may allocate
 
 PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib.backends.backend_svg")
 """What :func:`prepare` imports once for every page (a page's imports are recorded as it runs)."""
@@ -57,8 +50,7 @@ PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib.backends.backend_svg")
 STOPS = (signal.SIGTERM, signal.SIGHUP)
 """Signals that stop the fork server and all below it; one the build ignores stays ignored."""
 
-_FORKSERVER = "forkserver" in multiprocessing.get_all_start_methods()
-_CONTEXT = multiprocessing.get_context("forkserver" if _FORKSERVER else "spawn")
+_CONTEXT = multiprocessing.get_context("forkserver")
 
 
 @dataclass(frozen=True)
@@ -76,8 +68,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Limits:
-    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory; and
-    whether a notebook cell's figure without alt text gets a generated one (else: an error)."""
+    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory,
+    generated alt text for a notebook cell's figure."""
 
     timeout: float = 10.0
     output: int = OUTPUT_LIMIT
@@ -100,9 +92,8 @@ _failed: str | None = None  # why the fork server could not start: later pages s
 
 def warm_up() -> None:
     """Start the fork server now: it imports the libraries while the build goes on."""
-    if _FORKSERVER:
-        with _lock, _hidden_main():
-            _ensure_server()
+    with _lock, _hidden_main():
+        _ensure_server()
 
 
 def _ensure_server() -> None:
@@ -152,8 +143,6 @@ def _flags(flags: list[str]) -> list[str]:
 def retire() -> None:
     """Let the fork server go: it exits once its pages have; the next page starts a fresh one.
     (``ForkServer._stop`` would wait for its pages: its state is reset instead, reaped later.)"""
-    if not _FORKSERVER:
-        return
     server = forkserver._forkserver
     with _lock, server._lock:
         pid, alive = server._forkserver_pid, server._forkserver_alive_fd
@@ -179,7 +168,7 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
         time.sleep(0.01)
 
 
-def stop(timeout: float = 5.0) -> None:
+def stop() -> None:
     """Stop the fork servers and wait for them, and multiprocessing's resource tracker (which
     would hold the build's output a moment longer)."""
     retire()
@@ -187,10 +176,10 @@ def stop(timeout: float = 5.0) -> None:
         for pid in _retired:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
-            if not _reaped(pid, timeout):
+            if not _reaped(pid, 5):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-                _reaped(pid, timeout)
+                _reaped(pid, 5)
         _retired.clear()
     from multiprocessing import resource_tracker
 
@@ -244,8 +233,7 @@ class WorkerPool:
         try:
             try:
                 with _lock, _hidden_main():
-                    if _FORKSERVER:
-                        _ensure_server()
+                    _ensure_server()
                     if self._closes == closes:
                         process.start()
             except (OSError, EOFError) as error:  # EOFError: the server stopped as it started
@@ -414,8 +402,8 @@ _prepared = False
 
 
 def prepare() -> None:
-    """Import what every page needs, set the figure style, warm matplotlib up, once per process
-    (the fork server's, for every page); ``gc.freeze`` so forks share that memory, not copy it."""
+    """Import what every page needs and set the figure style, once per process (the fork
+    server's, for every page); ``gc.freeze`` so forks share that memory, not copy it."""
     global _prepared
     if _prepared:
         return
@@ -434,26 +422,8 @@ def prepare() -> None:
 
     imports.remember_loaded()
     matplotlib.rcParams.update(STYLE)
-    _draw_once()
     _prepared = True
     gc.freeze()
-
-
-def _draw_once() -> None:
-    """Draw a small figure and throw it away: matplotlib's first-draw caches (fonts, glyphs,
-    the SVG backend) are then the fork server's, not paid again by each page (about 30 ms)."""
-    from matplotlib.figure import Figure
-
-    from lessonkit.execute.svg import to_svg
-
-    fig = Figure(figsize=(2, 2))
-    ax = fig.add_subplot()
-    ax.imshow([[0.0, 1.0], [1.0, 0.0]])
-    ax.plot([0, 1], [1, 0])
-    ax.set_xticks([0, 1], ["a", "b"])
-    ax.set(title="warm", xlabel="x", ylabel="y")
-    fig.tight_layout()
-    to_svg(fig, alt="warm-up", id_prefix="warm")
 
 
 # --- In the page process ---------------------------------------------------------------------
