@@ -23,14 +23,13 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from lessonkit.execute.digests import digest_at, environment_digest, python_folders, stamp
+from lessonkit.execute.digests import digest, environment_digest, python_folders, stamp
 
 OWN = "lessonkit"
 FIGURE_STYLE = "lessonkit.lab.figure_style"  # pages drawing with matplotlib depend on it
 
 _STDLIB = frozenset(sys.stdlib_module_names | set(sys.builtin_module_names) | {"__main__"})
-_page: set[str] | None = None
-"""The running page's record: every module imported while its steps run."""
+_page: set[str] | None = None  # the running page's record of the modules it imports
 _original = (builtins.__import__, importlib.import_module)
 _installed = False
 _busy = threading.local()
@@ -80,11 +79,11 @@ def _note(names: list[str]) -> None:
 
 
 class ImportWatch:
-    """Record the modules a page's steps import (``own_folder``: the page's working folder,
-    whose modules are the page's own code).
+    """Record the modules a page's steps import (``own_folder``: the page's, whose modules are
+    the page's own code).
 
     >>> watch = ImportWatch()
-    >>> with watch.active(), watch.recording():
+    >>> with watch.recording():
     ...     import json.decoder  # the standard library: Python's version covers it
     ...     from lessonkit.lab import trace  # already loaded or not: seen either way
     ...     yaml = importlib.import_module("yaml")
@@ -99,25 +98,19 @@ class ImportWatch:
         self.own_folder = own_folder
 
     @contextmanager
-    def active(self) -> Iterator[ImportWatch]:
-        global _installed
+    def recording(self) -> Iterator[ImportWatch]:
+        """Record meanwhile (wrapping the import functions for this while, unless for good)."""
+        global _page, _installed
         installed_here = not _installed
         install()
-        try:
-            yield self
-        finally:
-            if installed_here:
-                builtins.__import__, importlib.import_module = _original
-                _installed = False
-
-    @contextmanager
-    def recording(self) -> Iterator[ImportWatch]:
-        global _page
         previous, _page = _page, self.modules
         try:
             yield self
         finally:
             _page = previous
+            if installed_here:
+                builtins.__import__, importlib.import_module = _original
+                _installed = False
 
     def dependencies(self) -> dict[str, str]:
         return dependencies(self.modules, self.own_folder)
@@ -140,8 +133,8 @@ def dependencies(modules: Iterable[str], own_folder: Path | None = None) -> dict
     sources = {}
     for path in sorted(files):
         mine = own_folder is not None and Path(path).is_relative_to(own_folder)
-        if not mine and (digest := _remember(path)) is not None:
-            sources[path] = digest
+        if not mine and (now := _remember(path)) is not None:
+            sources[path] = now
     return sources
 
 
@@ -254,17 +247,15 @@ def _top_file(top: str) -> str | None:
     return os.path.abspath(file) if file else None
 
 
-_loaded: dict[str, tuple[tuple[int, int], str]] = {}
-"""Each source file this process holds or used: its stamp and digest when first seen."""
+_loaded: dict[str, tuple[tuple[int, int], str]] = {}  # source file -> its stamp, digest when seen
 
 
 def _remember(path: str) -> str | None:
     if path not in _loaded:
-        at = stamp(path)
-        digest = None if at is None else digest_at(path, at)
-        if at is None or digest is None:
+        at, now = stamp(path), digest(path)
+        if at is None or now is None:
             return None
-        _loaded[path] = (at, digest)
+        _loaded[path] = (at, now)
     return _loaded[path][1]
 
 
@@ -287,11 +278,11 @@ def machinery_digest() -> str:
     """Every page's key besides its program: Python's version, the installed distributions and
     the execution machinery's source (:func:`machinery_files`)."""
     root = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256(f"{platform.python_version()}\0{environment_digest()}\0".encode())
+    total = hashlib.sha256(f"{platform.python_version()}\0{environment_digest()}\0".encode())
     for path in machinery_files():
-        digest.update(os.path.relpath(path, root).encode() + b"\0")
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
+        total.update(os.path.relpath(path, root).encode() + b"\0")
+        total.update(Path(path).read_bytes())
+    return total.hexdigest()
 
 
 @cache

@@ -127,7 +127,6 @@ def run_program(
     budget = _Budget(output_limit, memory_limit, describe_figures, notebook)
     with (
         watch.active(),
-        imports.active() if imports else nullcontext(),
         nullcontext() if styled else _figure_style(),
         _seeded(program.page or display_path),
         imports.recording() if imports else nullcontext(),

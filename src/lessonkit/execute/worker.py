@@ -33,11 +33,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute import processes
+from lessonkit.execute import imports, processes
+from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.runner import OUTPUT_LIMIT
+from lessonkit.execute.runner import OUTPUT_LIMIT, notebook_page, run_program
 
 HASH_SEED = "0"  # PYTHONHASHSEED of pages: a set prints in the same order in every build
 STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server's imports too)
@@ -325,31 +326,22 @@ def _problem(job: Job, step: Step | None, message: str, hint: str) -> PageResult
 
 def _not_started_result(job: Job, why: str) -> PageResult:
     message = f"lessonkit could not start a process to run this page: {why}"
-    return _problem(job, None, message, _NOT_STARTED_HINT)
-
-
-_NOT_STARTED_HINT = (
-    "pages import numpy and matplotlib with the build's Python: check that "
-    "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
-)
+    hint = "pages import numpy and matplotlib with the build's Python: check that "
+    hint += "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
+    return _problem(job, None, message, hint)
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
     """What a page that the build stopped (or whose process was lost) says."""
-    return _problem(job, step, *_LOST)
-
-
-_LOST = (
-    "the lessonkit process running this page stopped: the build is stopping, it was killed from "
-    "outside, or the page's code ended it",
-    "build again; if it happens again, look for code that signals its parent process "
-    "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
-)
+    message = "the lessonkit process running this page stopped: the build is stopping, it was "
+    message += "killed from outside, or the page's code ended it"
+    hint = "build again; if it happens again, look for code that signals its parent process "
+    hint += "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process"
+    return _problem(job, step, message, hint)
 
 
 def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) -> PageResult:
-    """What to say when a page's process ended without a result (``exitcode``: negative for a
-    signal)."""
+    """What to say when a page's process ended without a result (``exitcode`` < 0: a signal)."""
     if exitcode == 255:  # the fork server was gone before it could tell (os.getppid() killed)
         return lost_result(job, step)
     status = -exitcode if exitcode < 0 else exitcode << 8  # as waitpid reports it
@@ -370,8 +362,8 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
 
 
 def serve_forks() -> None:
-    """Set up the fork server (as :mod:`lessonkit.execute.forked` is preloaded): it adopts what
-    killed pages leave running and kills it as it exits, a retired one after its pages."""
+    """Set up the fork server (:mod:`lessonkit.execute.forked`): it adopts what killed pages
+    leave running and kills it as it exits, a retired one after its pages."""
     build = os.getppid()
     processes.become_subreaper()
     warnings.filterwarnings("ignore", "forkserver: waitpid returned unexpected pid")
@@ -409,15 +401,13 @@ def prepare() -> None:
         return
     for name in PRELOAD:
         importlib.import_module(name)
-    from lessonkit.execute import imports
-
     imports.install()
     import matplotlib
 
     matplotlib.use("Agg")
     import numpy.random  # noqa: F401  (seeded before every page: see runner._seeded)
 
-    from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
+    from lessonkit.execute import svg  # noqa: F401  (every page with a figure needs it)
     from lessonkit.lab.figure_style import STYLE
 
     imports.remember_loaded()
@@ -445,8 +435,6 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     os.environ.update(env)
     sys.path[:] = [entry for entry in sys.path if isinstance(entry, str)]  # (imports skip others)
     prepare()  # done already where the fork server did it
-    from lessonkit.execute import imports
-
     me = os.getpid()
 
     def send(message: object) -> None:
@@ -457,26 +445,6 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     if stale := imports.stale_sources():
         send(("stale", stale))
         return
-    try:
-        result = _run_here(job, limits, folder, send)
-    finally:
-        processes.kill_descendants()
-    send(("done", result))
-    os._exit(0)  # not multiprocessing's end: it would wait for threads the page left running
-
-
-def _orphaned(*_: object) -> None:
-    """The fork server died (killed by the page's code, say): end the page and what it started."""
-    processes.kill_descendants()
-    os._exit(1)
-
-
-def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
-    """Run ``job`` in this process, in ``folder``; report each step through ``send``."""
-    from lessonkit.execute import imports
-    from lessonkit.execute.filewatch import FileWatch
-    from lessonkit.execute.runner import notebook_page, run_program
-
     if notebook_page(job.display_path, job.program):  # Jupyter runs it in its folder: links
         with contextlib.suppress(OSError):  # to what that holds (writes through refused)
             for entry in os.scandir(job.page_dir):
@@ -485,7 +453,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:
-        return run_program(
+        result = run_program(
             job.program,
             job.display_path,
             source_text=job.source_text,
@@ -503,4 +471,14 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
         message = "lessonkit failed while running this page (a bug in lessonkit, not the lesson)"
         hint = "please report it with the traceback above"
         problem = Problem(message, None, hint, details=traceback.format_exc())
-        return PageResult(problems=[problem.at(job.display_path)])
+        result = PageResult(problems=[problem.at(job.display_path)])
+    finally:
+        processes.kill_descendants()
+    send(("done", result))
+    os._exit(0)  # not multiprocessing's end: it would wait for threads the page left running
+
+
+def _orphaned(*_: object) -> None:
+    """The fork server died (killed by the page's code, say): end the page and what it started."""
+    processes.kill_descendants()
+    os._exit(1)
