@@ -159,7 +159,8 @@ _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))",
     re.MULTILINE,
 )
-"""An import statement at a line's start (it can only err towards more files)."""
+"""An import statement at a line's start (it can only err towards more files): not ``ast``, which
+takes 50 ms, not 3 ms, for the ten lab files a figure page uses."""
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
 _COMMENT = re.compile(r"#[^\n]*")
 

@@ -4,7 +4,7 @@ No process lesson code starts may outlive its page. On Linux a page process is a
 subreaper: an orphan of lesson code becomes its child, so the page kills all it left
 (:func:`kill_descendants`) and the build finds them below a page it stops (:func:`kill_tree`).
 
->>> describe_exit(3 << 8), describe_exit(signal.SIGSEGV)
+>>> describe_exit(3), describe_exit(-signal.SIGSEGV)
 ('exited with status 3', 'was killed by signal SIGSEGV (a segmentation fault)')
 >>> format_size(4 * 2**30), format_size(1536 * 2**10), format_size(512)
 ('4 GiB', '1.5 MiB', '512 bytes')
@@ -127,7 +127,7 @@ def limit_memory(limit: int) -> None:
         resource.setrlimit(kind, (cap, cap))
 
 
-_CRASHES = {
+CRASHES = {
     signal.SIGSEGV: "a segmentation fault",
     signal.SIGBUS: "a bus error",
     signal.SIGILL: "an illegal instruction",
@@ -136,23 +136,16 @@ _CRASHES = {
 }
 
 
-def describe_exit(status: int) -> str:
-    """What a ``waitpid`` status says happened to a process, in words."""
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        crash = f" ({_CRASHES[number]})" if number in _CRASHES else ""
-        return f"was killed by signal {name}{crash}"
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
-    return f"exited with status {code}"
-
-
-def crashed(status: int) -> bool:
-    """Whether the status is a crash in compiled code."""
-    return os.WIFSIGNALED(status) and os.WTERMSIG(status) in _CRASHES
+def describe_exit(exitcode: int) -> str:
+    """What a process's exit code (negative: the signal that killed it) says, in words."""
+    if exitcode >= 0:
+        return f"exited with status {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    crash = f" ({CRASHES[-exitcode]})" if -exitcode in CRASHES else ""
+    return f"was killed by signal {name}{crash}"
 
 
 def format_size(size: int) -> str:

@@ -115,17 +115,14 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
         words = fence.info.split(None, 1)
         language = words[0].lower() if words else ""
         rest = words[1] if len(words) > 1 else ""
-        index, end = fence.start, fence.end
-        first_line = index + 2 + line_offset
-        if language == "python" and (rest == "exec" or rest.startswith("exec ")):
-            options = _parse_options(rest[4:], index + 1 + line_offset, problems)
-            body = "\n".join(_dedent(lines[index + 1 : end], fence.indent))
-            program.steps.append(Step("exec", body, first_line, options))
-            program.spans.append(Span(index, end + 1, fence.indent))
-        elif language == "pycon":
-            body = "\n".join(_dedent(lines[index + 1 : end], fence.indent))
-            program.steps.append(Step("doctest", body, first_line))
-            program.spans.append(Span(index, end + 1, fence.indent))
+        is_exec = language == "python" and (rest == "exec" or rest.startswith("exec "))
+        if is_exec or language == "pycon":
+            start, end = fence.start, fence.end
+            options = _parse_options(rest[4:], start + 1 + line_offset, problems) if is_exec else ()
+            body = "\n".join(_dedent(lines[start + 1 : end], fence.indent))
+            kind = "exec" if is_exec else "doctest"
+            program.steps.append(Step(kind, body, start + 2 + line_offset, options))
+            program.spans.append(Span(start, end + 1, fence.indent))
     if values:
         _parse_values(lines, prose, len(lines), line_offset, program, problems)
     if ">" in text and "ex" in text:

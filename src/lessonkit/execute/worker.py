@@ -344,9 +344,8 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
     """What to say when a page's process ended without a result (``exitcode`` < 0: a signal)."""
     if exitcode == 255:  # the fork server was gone before it could tell (os.getppid() killed)
         return lost_result(job, step)
-    status = -exitcode if exitcode < 0 else exitcode << 8  # as waitpid reports it
-    how = processes.describe_exit(status)
-    if processes.crashed(status):
+    how = processes.describe_exit(exitcode)
+    if -exitcode in processes.CRASHES:
         hint = "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
         hint += "Python process to find the call"
     elif exitcode == -signal.SIGKILL:
