@@ -140,7 +140,7 @@ class Cache:
                     f"the cache folder {why}: pages run, but their results are not stored",
                     hint="make it a writable folder, or set the lessonkit option cache_dir",
                     severity="warning",
-                    path=_shown(self.folder),
+                    path=os.path.relpath(self.folder),
                 ).format()
             )
 
@@ -153,16 +153,9 @@ class Cache:
             f"cache entry {why}: the page runs again",
             hint="nothing to do: lessonkit replaces it (if this repeats, delete the cache folder)",
             severity="warning",
-            path=_shown(path),
+            path=os.path.relpath(path),
         )
         log.warning(problem.format())
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return str(path)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -37,7 +37,7 @@ class PageOutput(io.TextIOBase):
         # each thread's block (None: there before the page); by thread, as ids are reused
         self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
         self.late: dict[int, int] = {}  # block -> the block (-1: none) when its thread printed
-        self._fds = fds and os.name == "posix"
+        self._fds = fds
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
         self._pipe: int | None = None  # descriptor 1's pipe, in a page process

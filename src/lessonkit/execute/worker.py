@@ -87,7 +87,8 @@ class Limits:
 # --- The fork server, from the build's side --------------------------------------------------
 
 _lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
-_retired: list[int] = []
+_retired: list[int] = []  # retired servers not yet reaped
+_let_go: set[int] = set()  # every server retired: its pages' exit statuses are lost (255)
 _failed: str | None = None  # why the fork server could not start: later pages say so at once
 
 
@@ -141,17 +142,18 @@ def _flags(flags: list[str]) -> list[str]:
     return [flag for flag in flags if flag != "-E"]
 
 
-def retire() -> None:
-    """Let the fork server go: it exits once its pages have; the next page starts a fresh one.
-    (``ForkServer._stop`` would wait for its pages: its state is reset instead, reaped later.)"""
+def retire(pid: int | None = None) -> None:
+    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have;
+    the next page starts a fresh one. (``ForkServer._stop`` would wait for its pages.)"""
     server = forkserver._forkserver
     with _lock, server._lock:
-        pid, alive = server._forkserver_pid, server._forkserver_alive_fd
-        if pid is None:
+        current, alive = server._forkserver_pid, server._forkserver_alive_fd
+        if current is None or pid not in (None, current):
             return
         server._forkserver_pid = server._forkserver_alive_fd = server._forkserver_address = None
         os.close(alive)  # the server sees the build gone, waits for its pages, then exits
-        _retired.append(pid)
+        _let_go.add(current)
+        _retired.append(current)
         _retired[:] = [pid for pid in _retired if not _reaped(pid)]
 
 
@@ -219,7 +221,6 @@ class WorkerPool:
                 result = self._run_once(job, closes)
                 if result is not None:
                     return result
-                retire()  # stale: the next page process comes from a fresh server
             raise RuntimeError(f"lessonkit's files kept changing while {job.display_path} ran")
 
     def _run_once(self, job: Job, closes: int) -> PageResult | None:
@@ -235,6 +236,7 @@ class WorkerPool:
             try:
                 with _lock, _hidden_main():
                     _ensure_server()
+                    server = forkserver._forkserver._forkserver_pid
                     if self._closes == closes:
                         process.start()
             except (OSError, EOFError) as error:  # EOFError: the server stopped as it started
@@ -246,7 +248,7 @@ class WorkerPool:
                 self._running.add(process)
             if self._closes != closes:  # the build stopped while the page started
                 return lost_result(job)
-            return self._watch(process, ours, job, closes)
+            return self._watch(process, ours, job, closes, server)
         finally:
             if process.pid:  # a moment to exit after its result; else killed
                 process.join(0.1)
@@ -258,9 +260,15 @@ class WorkerPool:
                 self._running.discard(process)
 
     def _watch(
-        self, process: multiprocessing.process.BaseProcess, conn: Connection, job: Job, closes: int
+        self,
+        process: multiprocessing.process.BaseProcess,
+        conn: Connection,
+        job: Job,
+        closes: int,
+        server: int | None,
     ) -> PageResult | None:
-        """Time each step of the page as it reports it; its result, or what stopped it."""
+        """Time each step of the page (forked by ``server``) as it reports it; its result, what
+        stopped it, or None if it found lessonkit's files edited (``server`` is retired)."""
         step = None
         while True:
             if not conn.poll(self.limits.of(step)):
@@ -276,15 +284,16 @@ class WorkerPool:
                 if self._closes != closes or process.exitcode is None:
                     return lost_result(job, step)
                 if process.exitcode == 255:  # its server died: the next page needs a fresh one
-                    retire()
+                    retire(server)
                 return _death_result(job, step, process.exitcode, self.limits)
             if kind == "done":
                 process.join(5)
-                if process.exitcode == 255:  # its server died under it (the page's code killed
-                    retire()  # it, say; the kernel's signal to the page may lag its result)
+                if process.exitcode == 255 and server not in _let_go:  # its server died under it
+                    retire(server)  # (the page's code killed it, say: its result is not trusted)
                     return lost_result(job, step)
                 return payload
             if kind == "stale":
+                retire(server)
                 return None
             step = job.program.steps[payload]
 
