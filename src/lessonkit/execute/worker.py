@@ -1,9 +1,9 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
 The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
-process forked from it (POSIX), timed step by step, its memory and output
-capped, its whole process tree killed when it overruns. A page process that dies is reported
-with its cause and the block's line. A server holding lessonkit files edited since it started
+process forked from it (POSIX), timed step by step, its memory and output capped, its whole
+process tree killed when it overruns. A page process that dies is reported with its cause and
+the block's line. A server holding lessonkit files edited since it started
 (``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
@@ -13,7 +13,6 @@ import atexit
 import concurrent.futures.thread  # noqa: F401  (its exit hook must be registered before ours)
 import contextlib
 import gc
-import importlib
 import multiprocessing
 import multiprocessing.forkserver as forkserver
 import multiprocessing.util
@@ -45,11 +44,7 @@ STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server'
 STALE_RETRIES = 3  # fresh fork servers a page may try when its one holds edited files
 MEMORY_LIMIT = 4 * 2**30  # bytes a page's process (and each process it starts) may allocate
 
-PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib.backends.backend_svg")
-"""What :func:`prepare` imports once for every page (a page's imports are recorded as it runs)."""
-
-STOPS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop the fork server and all below it; one the build ignores stays ignored."""
+STOPS = (signal.SIGTERM, signal.SIGHUP)  # stop the fork server and all below it
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 
@@ -407,15 +402,15 @@ def prepare() -> None:
     global _prepared
     if _prepared:
         return
-    for name in PRELOAD:
-        importlib.import_module(name)
-    imports.install()
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.backends.backend_svg  # for every page's figures
+    import matplotlib.pyplot
     import numpy.random  # noqa: F401  (seeded before every page: see runner._seeded)
 
-    from lessonkit.execute import svg  # noqa: F401  (every page with a figure needs it)
+    imports.install()  # after the libraries: a page's imports are recorded as it runs
+    from lessonkit.execute import svg  # noqa: F401
     from lessonkit.lab.figure_style import STYLE
 
     imports.remember_loaded()
