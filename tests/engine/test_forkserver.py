@@ -278,3 +278,27 @@ def test_a_page_sees_the_environment_as_the_build_has_it_now(
         pool.close()
     assert result.ok, result.problems
     assert result.steps[0].stdout == "42\n"
+
+
+def test_a_page_under_way_when_its_server_is_retired_keeps_its_result(
+    fresh_server: None,
+) -> None:
+    # A preview retires the server when a lessonkit file changes; the retired server reaps its
+    # pages itself, so their exit status is lost (255): a page that sent its result is not lost,
+    # and the fresh server that later pages use is not retired in turn.
+    pool = WorkerPool(2, default_timeout=30)
+    try:
+        slow = "```python exec\nimport time\n\ntime.sleep(1.5)\nprint('done')\n```\n"
+        with ThreadPoolExecutor(1) as threads:
+            under_way = threads.submit(run, pool, slow)
+            time.sleep(1.0)  # the page is running
+            first = server_pid()
+            worker.retire()
+            assert run(pool, "```python exec\nprint(1)\n```\n").ok  # from a fresh server
+            fresh = server_pid()
+            result = under_way.result()
+        assert result.ok, result.problems
+        assert result.steps[0].stdout == "done\n"
+        assert fresh not in (None, first) and server_pid() == fresh
+    finally:
+        pool.close()

@@ -1,12 +1,11 @@
 """Page results on disk: a fault is a warning and a miss, never a broken build or a wrong page.
 
 An entry is ``<key>.json``: a header line (format, sha256 of key and payload), then the result
-with the digests of the files, folders and modules the page used; it is served only while those
-still match (Python and the installed distributions are in the key). Failed runs are never
-stored, writes are atomic, and a torn, damaged, misplaced or older-format entry is a miss (and
-removed) with one warning on the ``lessonkit`` logger. The checksum guards against accidents,
-not the site's author, whose code could write a valid entry; an unused entry is pruned after a
-full build older than it (a hit refreshes its mtime).
+with the digests of the files, folders and modules the page used, served only while those still
+match. Failed runs are never stored, writes are atomic, and a torn, damaged, misplaced or
+older-format entry is a miss (and removed) with one warning. The checksum guards against
+accidents, not the site's author, whose code could write a valid entry. A full build prunes
+the entries it did not use.
 
 >>> import tempfile
 >>> cache = Cache(Path(tempfile.mkdtemp()))
@@ -40,7 +39,7 @@ log = logging.getLogger(__name__)
 FORMAT = 5  # raise it whenever what an entry holds changes
 TEMPORARY_AGE = 3600.0  # seconds after which a prune removes a crashed writer's temporary file
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
-_HEADER_LIMIT = 200  # bytes: encode writes some 90
+_HEADER_LIMIT = 200  # bytes: encode writes some 90 (a longer header is no entry)
 
 
 class Corrupt(ValueError):
@@ -141,7 +140,7 @@ class Cache:
                     f"the cache folder {why}: pages run, but their results are not stored",
                     hint="make it a writable folder, or set the lessonkit option cache_dir",
                     severity="warning",
-                    path=_shown(self.folder),
+                    path=os.path.relpath(self.folder),
                 ).format()
             )
 
@@ -154,16 +153,9 @@ class Cache:
             f"cache entry {why}: the page runs again",
             hint="nothing to do: lessonkit replaces it (if this repeats, delete the cache folder)",
             severity="warning",
-            path=_shown(path),
+            path=os.path.relpath(path),
         )
         log.warning(problem.format())
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return str(path)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -205,7 +197,7 @@ def encode(key: str, result: PageResult) -> bytes:
 def decode(key: str, data: bytes) -> PageResult:
     """The result in an entry; :class:`Corrupt` unless :func:`encode` wrote it for ``key``."""
     header, _, payload = data.partition(b"\n")
-    try:  # a long header is no entry (nor nested past recursion)
+    try:
         fields = json.loads(header) if len(header) <= _HEADER_LIMIT else None
     except ValueError:
         fields = None
@@ -246,13 +238,12 @@ def _page_json(result: PageResult) -> dict[str, Any]:
 
 
 _OPTIONAL_INT = (int, type(None))
-_SHAPE = {
+_SHAPE = {  # what _page_json writes: a type, a list of one shape, a record, or a mapping
     "steps": [{"stdout": str, "text": str, "figures": [{"svg": str, "alt": str}], "shown": [list]}],
     "problems": [{**dict.fromkeys(Problem._fields, str), "line": _OPTIONAL_INT}],
     "reads": {str: str},
     "sources": {str: str},
 }
-"""What :func:`_page_json` writes: a type, a list of one shape, a record, or a mapping."""
 
 
 def _fits(value: Any, shape: Any) -> bool:

@@ -1,15 +1,13 @@
 """Where a page's printed output goes: into the block that is running, bounded, in order.
 
-While a page runs, ``sys.stdout`` is a :class:`PageOutput` with a fresh buffer per step. A
-thread prints into the block that started it; one that prints after that block ended fails the
-page (:attr:`PageOutput.late`). In a page process (``fds=True``) descriptors 1 and 2 are pipes
-too, so ``os.write``, subprocesses and C code stay within the output limit: 1 goes into the
-running block, 2 to the build's log (at most :data:`STDERR_LIMIT` characters).
+``sys.stdout`` is a :class:`PageOutput` with a buffer per step; a thread prints into the block
+that started it, and fails the page if it prints after that block ended. In a page process
+(``fds=True``) descriptors 1 and 2 are pipes too, so ``os.write``, subprocesses and C code stay
+within the output limit: 1 goes into the running block, 2 to the build's log (bounded).
 """
 
 from __future__ import annotations
 
-import array
 import codecs
 import contextlib
 import ctypes
@@ -21,12 +19,6 @@ import threading
 from collections.abc import Callable, Iterator
 
 from lessonkit.execute.processes import format_size
-
-try:  # POSIX: where pages run in processes of their own
-    import fcntl
-    import termios
-except ImportError:  # pragma: no cover
-    fcntl = termios = None  # type: ignore[assignment]
 
 STDERR_LIMIT = 64 * 2**10  # characters of stderr passed on to the log; the rest is cut
 
@@ -45,7 +37,7 @@ class PageOutput(io.TextIOBase):
         # each thread's block (None: there before the page); by thread, as ids are reused
         self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
         self.late: dict[int, int] = {}  # block -> the block (-1: none) when its thread printed
-        self._fds = fds and fcntl is not None
+        self._fds = fds
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
         self._pipe: int | None = None  # descriptor 1's pipe, in a page process
@@ -61,7 +53,7 @@ class PageOutput(io.TextIOBase):
         if threading.get_ident() != self._main:
             return self._from_thread(text)
         # What descriptor 1 got comes first (print's own "\n" follows its text at once).
-        if self._pipe is not None and text != "\n" and _waiting(self._pipe):
+        if self._pipe is not None and text != "\n" and select.select([self._pipe], [], [], 0)[0]:
             with self._lock:
                 self._drain()
         buffer = self._buffer  # no lock for the page's own thread
@@ -73,7 +65,7 @@ class PageOutput(io.TextIOBase):
         return len(text)
 
     def _from_thread(self, text: str) -> int:
-        """A write from another thread: into the block that started it, while that runs."""
+        """Into the block that started the thread, while that runs."""
         with self._lock:
             owner = self._owners.get(threading.current_thread(), self._step)
             if owner is None:  # not the page's thread
@@ -199,15 +191,3 @@ class _Stderr(io.TextIOBase):
         with self._output._lock:
             self._output._forward(text)
         return len(text)
-
-
-_COUNT = array.array("i", [0])
-
-
-def _waiting(fd: int) -> bool:
-    """Whether pipe ``fd`` holds unread bytes (without a read's exception per print)."""
-    fcntl.ioctl(fd, _FIONREAD, _COUNT, True)
-    return _COUNT[0] > 0
-
-
-_FIONREAD = getattr(termios, "FIONREAD", 0)

@@ -52,8 +52,7 @@ def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
 
 
 def _compile_block(step: Step) -> list[Problem]:
-    """A block's SyntaxError, if it has one even as IPython reads it (a notebook cell's
-    ``%magic`` and ``!shell`` lines are no error)."""
+    """A block's SyntaxError, if it has one even as IPython reads it (``%magic``, ``!shell``)."""
     if not (found := _compile(step.source, step.line, "exec")):
         return found
     from lessonkit.notebooks.ipython import prepare_cell  # imports IPython: only here

@@ -1,9 +1,7 @@
 """The execution engine: pages in parallel, each looked up in the cache before it runs.
 
 A page's key is its program, its path and :func:`~lessonkit.execute.imports.machinery_digest`;
-what else it used (files, folders, modules) is in its cache entry, checked at lookup. Lesson
-code may not change the docs, the ``sources`` beside them, the ``private`` paths (the site) or
-the cache, nor read the last two (:mod:`lessonkit.execute.filewatch`).
+what else it used (files, folders, modules) is in its cache entry, checked at lookup.
 """
 
 from __future__ import annotations
@@ -41,9 +39,9 @@ class EngineClosed(RuntimeError):
 
 
 class Engine:
-    """Runs page programs through the cache and a pool of page processes. ``snapshot``: watch
-    the docs and the site around a page's subprocess (a full build; a serve's editor saves and
-    rebuilds would fail pages)."""
+    """Runs page programs through the cache and a pool of page processes. Lesson code may not
+    change the docs, ``sources`` (mkdocs.yml), ``private`` (the site) or the cache, nor read the
+    last two; ``snapshot``: watch the docs and site around a subprocess (a full build only)."""
 
     def __init__(
         self,
@@ -59,12 +57,12 @@ class Engine:
     ) -> None:
         self.cache = Cache(cache_dir) if cache_dir else None
         self._pool_args = (workers, timeout)
-        self._limits = limits or {}  # output_limit and memory_limit
+        self._limits = limits or {}  # WorkerPool's keyword arguments
         self._pool: WorkerPool | None = None
         self._closed = False  # close began: nothing more is submitted or started
         self.docs_dir = docs_dir
-        self.sources = sources  # read-only beside the docs (mkdocs.yml)
-        self.private = private  # neither written nor read (the site)
+        self.sources = sources
+        self.private = private
         self.snapshot = snapshot
         self._started = time.time()
         self._threads: ThreadPoolExecutor | None = None  # made when a page first has to run
@@ -124,7 +122,7 @@ class Engine:
         """How many pages ran (not from cache) since the engine started."""
         return len(self.ran_pages)
 
-    def summary(self, *, named: int = 5) -> str:
+    def summary(self) -> str:
         """What ran, for the build's log: a warm build that ran a page says which.
 
         >>> engine = Engine(cache_dir=None)
@@ -135,7 +133,7 @@ class Engine:
         '2 page(s) ran (docs/a.md, docs/b.md), the rest came from cache'
         """
         pages = sorted(self.ran_pages)
-        shown = ", ".join(pages[:named]) + (", ..." if len(pages) > named else "")
+        shown = ", ".join(pages[:5]) + (", ..." if len(pages) > 5 else "")
         return f"{len(pages)} page(s) ran{f' ({shown})' if pages else ''}, the rest came from cache"
 
     def ran(self, program: Program) -> bool:

@@ -71,8 +71,7 @@ class ExecutePreprocessor(Preprocessor):
 
 
 class ExecuteExtension(Extension):
-    """A host that ran pages itself hands each result over with :meth:`prepare`, keyed by the
-    Markdown its conversion receives; other text is parsed and run here."""
+    """A host that ran pages hands each result over with :meth:`prepare`; other text runs here."""
 
     def __init__(self, engine: Engine | None = None, **kwargs: object) -> None:
         self.engine = engine

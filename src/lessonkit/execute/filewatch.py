@@ -1,16 +1,13 @@
 """Watch what lesson code does to files: record what it reads, refuse what it may not change.
 
-An audit hook (``sys.addaudithook``, idle unless a watch is active) sees Python's file functions
-and the libraries that use them. **Reads**: each file read (by sha256) and folder listed (by its
-names' sha256, path ending with a separator) joins the page's cache entry; left out are Python's
-installation, the import system's reads, ``/proc``, ``/sys``, ``/dev``, the page's working folder
-and files it wrote itself. **Writes**: a change by any audited route to a ``protected`` path (the
-docs, ``mkdocs.yml``, the site, the cache) raises ``PermissionError`` at the lesson's line;
-``private`` paths (the site, the cache) may not be read either (their content depends on timing).
-**Escapes**: a subprocess or ``ctypes`` writes unseen, so a full build snapshots the ``watched``
-trees when one starts and compares them when the page ends (a serve passes none: a snapshot
-cannot tell an editor's save from the page's process). A C extension's own writes are not seen:
-the guard stops accidents, not the author.
+An audit hook (idle unless a watch is active) sees Python's file functions. **Reads**: each file
+read and folder listed joins the page's cache entry (not Python's installation, the import
+system's reads, the page's working folder, files it wrote). **Writes**: a change to a
+``protected`` path (the docs, ``mkdocs.yml``, the site, the cache) raises ``PermissionError`` at
+the lesson's line; ``private`` paths (the site, the cache) may not be read either. **Escapes**: a
+subprocess or ``ctypes`` writes unseen, so a full build snapshots the ``watched`` trees when one
+starts and compares them when the page ends (a serve passes none: it could not tell an editor's
+save). A C extension's own writes are not seen: the guard stops accidents, not the author.
 """
 
 from __future__ import annotations
@@ -27,30 +24,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
 
 from lessonkit.core.problems import Problem
 from lessonkit.execute.digests import LISTING, digest, python_folders
-from lessonkit.execute.digests import file_digest as file_digest  # records.py's
-from lessonkit.execute.digests import listing_digest as listing_digest
-
-if TYPE_CHECKING:
-    from lessonkit.execute.program import Program
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _active: FileWatch | None = None
 _installed = False
 _busy = threading.local()  # set while the hook handles an event: its own calls are not the page's
 
-Snapshot = dict[str, tuple[int, int, int, int]]
-"""path -> (file type, size, mtime in ns, inode)."""
+Snapshot = dict[str, tuple[int, int, int, int]]  # path -> (file type, size, mtime ns, inode)
 
 
 class FileWatch:
     """Record reads; refuse changes to ``protected`` and reads of ``private``; snapshot
-    ``watched`` around a process or C code. ``own_folder``: the page's working folder (default:
-    the current one), whose files are the page's own.
-    """
+    ``watched`` around a process or C code. ``own_folder``: the page's (default: the current)."""
 
     def __init__(
         self,
@@ -98,7 +86,7 @@ class FileWatch:
         paths += [path.rstrip(os.sep) + LISTING for path in sorted(self._listed)]
         return {path: now for path in paths if (now := digest(path)) is not None}
 
-    def problems(self, program: Program | None = None) -> list[Problem]:
+    def problems(self) -> list[Problem]:
         """A problem, at the line that started it, if a process or C code changed a watched tree."""
         if not self._changes or self._escape is None:
             return []
@@ -152,9 +140,7 @@ class FileWatch:
             self._refuse_change(os.path.join(base, text), verb)
 
     def _on_escape(self, what: str) -> None:
-        # before the process starts, or the C code runs; not lessonkit's own (capture flushes
-        # C's stdout through ctypes after each block: a snapshot then would fail the page for
-        # what the build writes meanwhile)
+        # not lessonkit's own (capture flushes C's stdout through ctypes after each block)
         if self._escape is None and not _machinery(_busy.caller):
             self._escape = (_lesson_line(), what)
             self._before = [_snapshot(p) for p in self.watched]
@@ -307,9 +293,8 @@ _MACHINERY = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _machinery(frame: FrameType | None) -> bool:
-    """Whether a read, a listing or C code reached from ``frame`` is the import system's (but
-    ``pkgutil.get_data``'s is the page's) or the execution machinery's (following imports,
-    flushing C's stdout): the innermost frame outside the stdlib decides."""
+    """Whether a read, a listing or C code from ``frame`` is the import system's (but not
+    ``pkgutil.get_data``'s) or the machinery's: the innermost frame outside the stdlib decides."""
     if frame is not None and frame.f_code.co_filename.startswith(_IMPORT_SYSTEM):
         caller = frame.f_back
         data = frame.f_code.co_name == "get_data" and caller is not None

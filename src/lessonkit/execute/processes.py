@@ -1,11 +1,10 @@
 """Page processes and the operating system: whole process trees killed, deaths described.
 
 No process lesson code starts may outlive its page. On Linux a page process is a child
-subreaper: an orphan of lesson code becomes the page's child, so the page kills all it left
+subreaper: an orphan of lesson code becomes its child, so the page kills all it left
 (:func:`kill_descendants`) and the build finds them below a page it stops (:func:`kill_tree`).
-Elsewhere the page's process group is killed.
 
->>> describe_exit(3 << 8), describe_exit(signal.SIGSEGV)
+>>> describe_exit(3), describe_exit(-signal.SIGSEGV)
 ('exited with status 3', 'was killed by signal SIGSEGV (a segmentation fault)')
 >>> format_size(4 * 2**30), format_size(1536 * 2**10), format_size(512)
 ('4 GiB', '1.5 MiB', '512 bytes')
@@ -77,14 +76,13 @@ def has_children() -> bool:
             return True
 
 
-def kill_descendants(pid: int | None = None, rounds: int = 50) -> None:
-    """Kill every process below ``pid`` (default: this one) and reap. Each round stops the
-    tree (a stopped process cannot fork), then kills it; an escaped orphan is the next round's."""
-    if pid is None and not has_children():
+def kill_descendants() -> None:
+    """Kill every process below this one and reap. Each round stops the tree (a stopped process
+    cannot fork), then kills it; an escaped orphan is the next round's."""
+    if not has_children():
         return  # nothing below this process: orphans of its pages would be its children
-    pid = os.getpid() if pid is None else pid
-    for _ in range(rounds):
-        found = descendants(pid)
+    for _ in range(50):
+        found = descendants(os.getpid())
         has_children()
         if not found:
             return
@@ -118,9 +116,8 @@ def kill_group(pgid: int) -> None:
 
 
 def limit_memory(limit: int) -> None:
-    """Cap this process's (and its children's) memory at ``limit`` bytes: past it allocation
-    fails (``MemoryError``). Linux caps ``RLIMIT_DATA``, not reserved address space, which
-    engines like Go or JavaScript reserve much of; elsewhere ``RLIMIT_AS``."""
+    """Cap this process's (and its children's) memory at ``limit`` bytes (``MemoryError`` past
+    it): on Linux ``RLIMIT_DATA``, not address space, which Go or JavaScript reserve much of."""
     import resource
 
     kind = resource.RLIMIT_DATA if _LINUX else resource.RLIMIT_AS
@@ -130,7 +127,7 @@ def limit_memory(limit: int) -> None:
         resource.setrlimit(kind, (cap, cap))
 
 
-_CRASHES = {
+CRASHES = {
     signal.SIGSEGV: "a segmentation fault",
     signal.SIGBUS: "a bus error",
     signal.SIGILL: "an illegal instruction",
@@ -139,23 +136,16 @@ _CRASHES = {
 }
 
 
-def describe_exit(status: int) -> str:
-    """What a ``waitpid`` status says happened to a process, in words."""
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        crash = f" ({_CRASHES[number]})" if number in _CRASHES else ""
-        return f"was killed by signal {name}{crash}"
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
-    return f"exited with status {code}"
-
-
-def crashed(status: int) -> bool:
-    """Whether the status is a crash in compiled code."""
-    return os.WIFSIGNALED(status) and os.WTERMSIG(status) in _CRASHES
+def describe_exit(exitcode: int) -> str:
+    """What a process's exit code (negative: the signal that killed it) says, in words."""
+    if exitcode >= 0:
+        return f"exited with status {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    crash = f" ({CRASHES[-exitcode]})" if -exitcode in CRASHES else ""
+    return f"was killed by signal {name}{crash}"
 
 
 def format_size(size: int) -> str:

@@ -64,9 +64,8 @@ def _render_block(step: Step, out: StepResult, stash: Stash) -> list[str]:
 
 
 def _output(kind: str, text: str, stash: Stash) -> list[str]:
-    """One piece of a block's output as Markdown lines: printed text as ``kind`` (the block's
-    ``output``) says, or what a notebook cell showed (``html``, ``markdown``, ``text``,
-    ``error``)."""
+    """One piece of a block's output as Markdown lines, shown as ``kind`` says (the block's
+    ``output``, or what a notebook cell showed)."""
     if kind in ("text", "error"):
         escaped = html.escape(text.rstrip("\n"), quote=False)
         css = "lk-output lk-error" if kind == "error" else "lk-output"

@@ -1,7 +1,6 @@
 """What running a page produced: each step's output and figures, or the problems that stopped it.
 
-Kept apart from the runner: a warm build (everything cached) never imports the code that runs
-lessons. The records' empty defaults are shared, never filled in.
+Apart from the runner: a warm build never imports it. Empty defaults are shared, never filled.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ class StepResult(NamedTuple):
     text: str = ""
     """A value's formatted text, or a doctest's transcript with the real outputs."""
     shown: list[tuple[int, str, str]] = []  # noqa: RUF012
-    """A notebook cell's displays, value or expected error: (characters printed before it, kind
+    """A notebook cell's displays, value or expected error: (characters printed before it,
     ``html``/``markdown``/``text``/``error``, text)."""
 
 
@@ -36,8 +35,7 @@ class PageResult(NamedTuple):
     reads: dict[str, str] = {}  # noqa: RUF012
     """Files under the docs folder that the code read: path -> sha256 of the content read."""
     sources: dict[str, str] = {}  # noqa: RUF012
-    """Source files of the lessonkit (or local) modules the code imported, transitively: path ->
-    sha256 (:mod:`lessonkit.execute.imports`)."""
+    """Source files of the lessonkit (or local) modules imported: path -> sha256."""
 
     @property
     def ok(self) -> bool:

@@ -1,7 +1,7 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-Shared by page processes (site builds) and pytest (lesson doctests). Each step's output is its
-own (:mod:`lessonkit.execute.capture`): a function that prints does so into the calling block.
+Used by page processes and by pytest (lesson doctests). A function prints into the block that
+calls it (:mod:`lessonkit.execute.capture`):
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -18,11 +18,8 @@ own (:mod:`lessonkit.execute.capture`): a function that prints does so into the 
 ['', 'HI\\n']
 
 A block shows, as a notebook cell does, its printed output, its last expression's value (unless
-a ``;`` ends it), each figure left open in pyplot and each figure an expression statement gives.
-A page's output (printed, doctests', values, figures) is bounded (:data:`OUTPUT_LIMIT`): a write
-past it stops the block and fails the page with the block's line. A doctest or inline value
-that leaves a figure open fails. Random generators are seeded from the page's path
-(:func:`page_seed`): the same numbers in every build.
+a ``;`` ends it) and its figures. A page's output is bounded (:data:`OUTPUT_LIMIT`); random
+generators are seeded from the page's path (:func:`page_seed`).
 """
 
 from __future__ import annotations
@@ -68,14 +65,11 @@ class StepFailed(Exception):
 
 
 class OutputLimitExceeded(BaseException):
-    """Raised into lesson code by a write past the output limit; no ``Exception``, which lesson
-    code may catch (the page fails anyway: :class:`_Budget` remembers)."""
+    """A write past the output limit (no ``Exception``: lesson code might catch that)."""
 
 
 class _Budget:
-    """A page as it runs: what is left of its output limit, its memory limit (for messages),
-    whether a notebook cell's figure may get generated alt text, whether it is a notebook; its
-    namespace, path and output."""
+    """A page as it runs: its output limit and what it used, its settings, namespace and output."""
 
     namespace: dict[str, Any]
     path: str
@@ -119,14 +113,9 @@ def run_program(
     capture_fds: bool = False,
     describe_figures: bool = True,
 ) -> PageResult:
-    """Run ``program``'s steps in order in a fresh namespace.
-
-    ``display_path`` names the page in errors; ``source_text`` lets tracebacks quote it.
-    ``on_step(i)`` is called as step ``i`` starts (the worker times it). With ``imports``, what
-    the steps import becomes the result's ``sources``. ``memory_limit`` is for a
-    ``MemoryError``'s message. ``styled``: a page process, its settings the figure style already.
-    ``capture_fds``: descriptors 1 and 2 too. ``describe_figures``: see :class:`_Budget`.
-    """
+    """Run ``program``'s steps in order in a fresh namespace; ``on_step(i)`` as step ``i``
+    starts. ``styled``: matplotlib's settings are the figure style already; ``capture_fds``:
+    descriptors 1 and 2 too; ``describe_figures``: generated alt text for notebook cells."""
     if source_text:
         lines = source_text.splitlines(keepends=True)
         linecache.cache[display_path] = (len(source_text), None, lines, display_path)
@@ -138,7 +127,6 @@ def run_program(
     budget = _Budget(output_limit, memory_limit, describe_figures, notebook)
     with (
         watch.active(),
-        imports.active() if imports else nullcontext(),
         nullcontext() if styled else _figure_style(),
         _seeded(program.page or display_path),
         imports.recording() if imports else nullcontext(),
@@ -158,14 +146,13 @@ def run_program(
                 _close_figures()
             steps.append(out)
     reads = watch.reads()
-    problems += [p.at(display_path) for p in watch.problems(program)]
-    sources = imports.dependencies()[0] if imports else {}
+    problems += [p.at(display_path) for p in watch.problems()]
+    sources = imports.dependencies() if imports else {}
     return PageResult(steps, problems, reads, sources)
 
 
 def notebook_page(display_path: str, program: Program) -> bool:
-    """Whether a page runs as a notebook, in a folder that shows its own: its source is one
-    (``.ipynb``, a percent ``.py``), or a block asks to (``ipython="yes"``).
+    """Whether a page runs as a notebook: its source is one, or a block has ``ipython="yes"``.
 
     >>> from lessonkit.execute.program import parse_program
     >>> notebook_page("docs/a.ipynb", Program()), notebook_page("docs/a.md", Program())
@@ -179,8 +166,7 @@ def notebook_page(display_path: str, program: Program) -> bool:
 
 
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
-    """Fail the page if output through a descriptor passed the limit, or a thread printed after
-    its block had ended."""
+    """Fail the page if output passed the limit, or a thread printed after its block ended."""
     if budget.passed:
         raise StepFailed(budget.problem(program.steps[index].header_line))
     for owner in sorted(output.late):
@@ -203,8 +189,7 @@ def page_seed(page: str) -> int:
 
 @contextmanager
 def _seeded(page: str) -> Iterator[None]:
-    """Seed ``random`` and numpy's global generator for the page; restore them afterwards.
-    (``np.random.default_rng()`` without a seed cannot be seeded from outside: lessons pass one.)"""
+    """Seed ``random`` and numpy's global generator for the page; restore them afterwards."""
     seed = page_seed(page)
     saved = random.getstate()
     numpy = sys.modules.get("numpy")
@@ -283,8 +268,7 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
 
 
 def _displayed(shell: Any, value: Any, at: int, step: Step) -> list[tuple[int, str, str]]:
-    """What a notebook cell shows at ``at`` of ``value`` (its last value, through ``shell``; or
-    without one, a ``display()``'s mimebundle)."""
+    """What a notebook cell shows at ``at``: its last value (through ``shell``) or a mimebundle."""
     from lessonkit.notebooks import ipython
 
     best = ipython.best_output(ipython.value_bundle(shell, value) if shell else value)
@@ -307,9 +291,8 @@ def _shown_as_text(value: object, step: Step) -> bool:
 
 
 def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str]]:
-    """The block's statements compiled in runs: ``exec`` for statements, one ``eval`` for each
-    expression statement: ``last`` (its value is shown), ``hidden`` (a ``;`` follows it, as in
-    Jupyter) or ``expression`` (only a figure is shown, as IPython's ``display`` would)."""
+    """The block compiled in runs: ``exec`` for statements, an ``eval`` per expression statement:
+    ``last`` (value shown), ``hidden`` (``;`` after it) or ``expression`` (only a figure shown)."""
     source = "\n" * (step.line - 1) + code  # the code's line numbers are the page's
     try:
         tree = ast.parse(source, filename=path)
@@ -438,8 +421,7 @@ def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
 
 
 class _RecordingRunner(doctest.DocTestRunner):
-    """Records each example's real output, the first failure, and which example opened each
-    figure."""
+    """Records each example's output, the first failure, and which example opened each figure."""
 
     def __init__(self, budget: _Budget) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS, verbose=False)
@@ -555,8 +537,8 @@ def _close_figures() -> None:
 def _render_figure(
     fig: Any, step: Step, path: str, index: int, number: int, describe: bool | None = None
 ) -> Figure:
-    """``fig`` as SVG with its alt text: the block's, the figure's ``alt_text``, or, when
-    ``describe`` (a notebook cell's; None: not one), generated."""
+    """``fig`` as SVG with its alt text: the block's, ``fig.alt_text``, or generated when
+    ``describe`` (None: not a notebook cell)."""
     alt = step.option("alt") or getattr(fig, "alt_text", "")
     if not alt.strip() and describe:
         from lessonkit.execute.alt_text import describe as described

@@ -12,8 +12,7 @@ from lessonkit.execute.engine import Engine
 def site_engine(
     settings: Settings, root: Path, docs_dir: Path, site_dir: Path, snapshot: bool = True
 ) -> Engine:
-    """The engine a site's settings describe (``root``: the configuration's folder);
-    ``snapshot``: false while serving (see :class:`Engine`)."""
+    """The engine a site's settings describe (``root``: the configuration's folder)."""
     return Engine(
         root / settings.cache_dir,
         workers=settings.workers or os.cpu_count() or 1,
@@ -35,7 +34,7 @@ CONFIG_FILES = ("mkdocs.yml", "mkdocs.yaml")  # lesson code may not change or ma
 
 def warm_up_if_first_build(settings: Settings, root: Path) -> None:
     """On a first build (no cache folder), start the fork server now: its imports overlap the
-    rest of the host's start."""
+    host's start."""
     if settings.execute and not (root / settings.cache_dir).exists():
         from lessonkit.execute import worker  # a warm build imports none
 

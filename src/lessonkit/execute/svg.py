@@ -22,7 +22,6 @@ from matplotlib.layout_engine import LayoutEngine, PlaceHolderLayoutEngine
 from lessonkit.lab.figure_style import INK, STYLE
 
 _NO_AUTOLAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
-"""What ``Figure.set_layout_engine(None)`` reads: without either, it sets no engine."""
 _SAVE_KEYS = ("svg.fonttype", "svg.hashsalt", "font.family", "font.sans-serif", "font.monospace")
 """Settings applied even to a figure drawn without the lab's style."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -32,9 +31,7 @@ _EMPTY_DEFS = re.compile(r"\s*<defs>\s*</defs>")
 
 
 def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
-    """Serialise ``fig`` as an ``<svg>`` element to inline in an HTML page.
-
-    ``alt`` describes the figure; ``id_prefix`` keeps its ids apart from other figures' ids.
+    """``fig`` as an ``<svg>`` element to inline in a page; ``id_prefix`` keeps its ids apart.
 
     >>> fig = Figure(figsize=(2, 1))
     >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
@@ -84,13 +81,13 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
 
 
 HEAVY = 200_000
-"""Characters of SVG past which a figure is drawn as a PNG instead (inside the same ``<svg>``,
-with the same alt text): a scatter plot of 5,000 points is 600 kB of SVG, 100 kB of PNG."""
+"""Characters of SVG past which a figure is a PNG inside the same ``<svg>`` (a scatter plot of
+5,000 points is 600 kB of SVG, 100 kB of PNG)."""
 
 
 def _raster(fig: Figure, attrs: str) -> str:
-    """``fig`` as a PNG ``<image>`` filling the viewBox in ``attrs``: twice the pixels shown (sharp
-    on a dense screen), on white (its ink does not follow the page's colours)."""
+    """``fig`` as a PNG ``<image>`` filling the viewBox in ``attrs``: twice the pixels shown, on
+    white (its ink does not follow the page's colours)."""
     buffer = io.BytesIO()
     with _save_style():
         fig.savefig(

@@ -1,12 +1,10 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
-The fork server (:data:`HASH_SEED`) imports numpy, matplotlib and the runner and draws a
-throwaway figure once (:func:`prepare`); each page is a :class:`multiprocessing.Process` forked
-from it, so nothing a page changes reaches another (spawned where there is no fork server).
-Each step is timed; one that overruns kills the page's process group and, through a child
-subreaper, everything it started. Memory (:data:`MEMORY_LIMIT`) and output are capped; a page
-process that dies is reported with its cause and the block's line. A server that holds lessonkit
-files edited since it started (``mkdocs serve``) is :func:`retire` d and the page re-run.
+The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
+process forked from it (POSIX), timed step by step, its memory and output capped, its whole
+process tree killed when it overruns. A page process that dies is reported with its cause and
+the block's line. A server holding lessonkit files edited since it started
+(``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ import atexit
 import concurrent.futures.thread  # noqa: F401  (its exit hook must be registered before ours)
 import contextlib
 import gc
-import importlib
 import multiprocessing
 import multiprocessing.forkserver as forkserver
 import multiprocessing.util
@@ -35,41 +32,21 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
-from lessonkit.execute import processes
+from lessonkit.execute import imports, processes
+from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.runner import OUTPUT_LIMIT
+from lessonkit.execute.runner import OUTPUT_LIMIT, notebook_page, run_program
 
-HASH_SEED = "0"
-"""``PYTHONHASHSEED`` of pages: a set of strings prints in the same order in every build."""
+HASH_SEED = "0"  # PYTHONHASHSEED of pages: a set prints in the same order in every build
+STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server's imports too)
+STALE_RETRIES = 3  # fresh fork servers a page may try when its one holds edited files
+MEMORY_LIMIT = 4 * 2**30  # bytes a page's process (and each process it starts) may allocate
 
-STARTUP_TIMEOUT = 120.0
-"""Seconds a page process may take to start (the fork server's imports included)."""
+STOPS = (signal.SIGTERM, signal.SIGHUP)  # stop the fork server and all below it
 
-STALE_RETRIES = 3
-"""Fresh fork servers a page may try when the one it got holds edited lessonkit files."""
-
-MEMORY_LIMIT = 4 * 2**30
-"""Bytes of memory a page's process (and each process it starts) may allocate."""
-
-PRELOAD = (
-    "numpy",
-    "matplotlib.pyplot",
-    "matplotlib.backends.backend_agg",
-    "matplotlib.backends.backend_svg",
-)
-"""What :func:`prepare` imports first: speed only (a page's imports are recorded as it runs)."""
-
-LESSON_LIBRARY = "lessonkit.lab"
-"""The package lessons import from: :func:`prepare` digests its files once for every page."""
-
-STOPS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop the fork server and everything below it (``timeout``, a cancelled CI job, a
-closed terminal); one the build ignores stays ignored."""
-
-_FORKSERVER = "forkserver" in multiprocessing.get_all_start_methods()
-_CONTEXT = multiprocessing.get_context("forkserver" if _FORKSERVER else "spawn")
+_CONTEXT = multiprocessing.get_context("forkserver")
 
 
 @dataclass(frozen=True)
@@ -87,8 +64,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Limits:
-    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory; and
-    whether a notebook cell's figure without alt text gets a generated one (else: an error)."""
+    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory,
+    generated alt text for a notebook cell's figure."""
 
     timeout: float = 10.0
     output: int = OUTPUT_LIMIT
@@ -105,15 +82,15 @@ class Limits:
 # --- The fork server, from the build's side --------------------------------------------------
 
 _lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
-_retired: list[int] = []
+_retired: list[int] = []  # retired servers not yet reaped
+_let_go: set[int] = set()  # every server retired: its pages' exit statuses are lost (255)
 _failed: str | None = None  # why the fork server could not start: later pages say so at once
 
 
 def warm_up() -> None:
     """Start the fork server now: it imports the libraries while the build goes on."""
-    if _FORKSERVER:
-        with _lock, _hidden_main():
-            _ensure_server()
+    with _lock, _hidden_main():
+        _ensure_server()
 
 
 def _ensure_server() -> None:
@@ -160,19 +137,18 @@ def _flags(flags: list[str]) -> list[str]:
     return [flag for flag in flags if flag != "-E"]
 
 
-def retire() -> None:
-    """Let the fork server go: it exits once its pages have; the next page starts a fresh one.
-    (``ForkServer._stop`` would wait for its pages: its state is reset instead, reaped later.)"""
-    if not _FORKSERVER:
-        return
+def retire(pid: int | None = None) -> None:
+    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have;
+    the next page starts a fresh one. (``ForkServer._stop`` would wait for its pages.)"""
     server = forkserver._forkserver
     with _lock, server._lock:
-        pid, alive = server._forkserver_pid, server._forkserver_alive_fd
-        if pid is None:
+        current, alive = server._forkserver_pid, server._forkserver_alive_fd
+        if current is None or pid not in (None, current):
             return
         server._forkserver_pid = server._forkserver_alive_fd = server._forkserver_address = None
         os.close(alive)  # the server sees the build gone, waits for its pages, then exits
-        _retired.append(pid)
+        _let_go.add(current)
+        _retired.append(current)
         _retired[:] = [pid for pid in _retired if not _reaped(pid)]
 
 
@@ -190,7 +166,7 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
         time.sleep(0.01)
 
 
-def stop(timeout: float = 5.0) -> None:
+def stop() -> None:
     """Stop the fork servers and wait for them, and multiprocessing's resource tracker (which
     would hold the build's output a moment longer)."""
     retire()
@@ -198,10 +174,10 @@ def stop(timeout: float = 5.0) -> None:
         for pid in _retired:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
-            if not _reaped(pid, timeout):
+            if not _reaped(pid, 5):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-                _reaped(pid, timeout)
+                _reaped(pid, 5)
         _retired.clear()
     from multiprocessing import resource_tracker
 
@@ -240,7 +216,6 @@ class WorkerPool:
                 result = self._run_once(job, closes)
                 if result is not None:
                     return result
-                retire()  # stale: the next page process comes from a fresh server
             raise RuntimeError(f"lessonkit's files kept changing while {job.display_path} ran")
 
     def _run_once(self, job: Job, closes: int) -> PageResult | None:
@@ -255,8 +230,8 @@ class WorkerPool:
         try:
             try:
                 with _lock, _hidden_main():
-                    if _FORKSERVER:
-                        _ensure_server()
+                    _ensure_server()
+                    server = forkserver._forkserver._forkserver_pid
                     if self._closes == closes:
                         process.start()
             except (OSError, EOFError) as error:  # EOFError: the server stopped as it started
@@ -268,7 +243,7 @@ class WorkerPool:
                 self._running.add(process)
             if self._closes != closes:  # the build stopped while the page started
                 return lost_result(job)
-            return self._watch(process, ours, job, closes)
+            return self._watch(process, ours, job, closes, server)
         finally:
             if process.pid:  # a moment to exit after its result; else killed
                 process.join(0.1)
@@ -280,9 +255,15 @@ class WorkerPool:
                 self._running.discard(process)
 
     def _watch(
-        self, process: multiprocessing.process.BaseProcess, conn: Connection, job: Job, closes: int
+        self,
+        process: multiprocessing.process.BaseProcess,
+        conn: Connection,
+        job: Job,
+        closes: int,
+        server: int | None,
     ) -> PageResult | None:
-        """Time each step of the page as it reports it; its result, or what stopped it."""
+        """Time each step of the page (forked by ``server``) as it reports it; its result, what
+        stopped it, or None if it found lessonkit's files edited (``server`` is retired)."""
         step = None
         while True:
             if not conn.poll(self.limits.of(step)):
@@ -298,15 +279,16 @@ class WorkerPool:
                 if self._closes != closes or process.exitcode is None:
                     return lost_result(job, step)
                 if process.exitcode == 255:  # its server died: the next page needs a fresh one
-                    retire()
+                    retire(server)
                 return _death_result(job, step, process.exitcode, self.limits)
             if kind == "done":
                 process.join(5)
-                if process.exitcode == 255:  # its server died under it (the page's code killed
-                    retire()  # it, say; the kernel's signal to the page may lag its result)
+                if process.exitcode == 255 and server not in _let_go:  # its server died under it
+                    retire(server)  # (the page's code killed it, say: its result is not trusted)
                     return lost_result(job, step)
                 return payload
             if kind == "stale":
+                retire(server)
                 return None
             step = job.program.steps[payload]
 
@@ -348,36 +330,26 @@ def _problem(job: Job, step: Step | None, message: str, hint: str) -> PageResult
 
 def _not_started_result(job: Job, why: str) -> PageResult:
     message = f"lessonkit could not start a process to run this page: {why}"
-    return _problem(job, None, message, _NOT_STARTED_HINT)
-
-
-_NOT_STARTED_HINT = (
-    "pages import numpy and matplotlib with the build's Python: check that "
-    "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
-)
+    hint = "pages import numpy and matplotlib with the build's Python: check that "
+    hint += "`python -c 'import matplotlib.pyplot'` works there (an error it printed is above)"
+    return _problem(job, None, message, hint)
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
     """What a page that the build stopped (or whose process was lost) says."""
-    return _problem(job, step, *_LOST)
-
-
-_LOST = (
-    "the lessonkit process running this page stopped: the build is stopping, it was killed from "
-    "outside, or the page's code ended it",
-    "build again; if it happens again, look for code that signals its parent process "
-    "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process",
-)
+    message = "the lessonkit process running this page stopped: the build is stopping, it was "
+    message += "killed from outside, or the page's code ended it"
+    hint = "build again; if it happens again, look for code that signals its parent process "
+    hint += "(os.kill(os.getppid(), ...)), or run the page's code in a plain Python process"
+    return _problem(job, step, message, hint)
 
 
 def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) -> PageResult:
-    """What to say when a page's process ended without a result (``exitcode``: negative for a
-    signal)."""
+    """What to say when a page's process ended without a result (``exitcode`` < 0: a signal)."""
     if exitcode == 255:  # the fork server was gone before it could tell (os.getppid() killed)
         return lost_result(job, step)
-    status = -exitcode if exitcode < 0 else exitcode << 8  # as waitpid reports it
-    how = processes.describe_exit(status)
-    if processes.crashed(status):
+    how = processes.describe_exit(exitcode)
+    if -exitcode in processes.CRASHES:
         hint = "compiled code (numpy, a C extension, ctypes) crashed: run the block in a plain "
         hint += "Python process to find the call"
     elif exitcode == -signal.SIGKILL:
@@ -393,8 +365,8 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
 
 
 def serve_forks() -> None:
-    """Set up the fork server (as :mod:`lessonkit.execute.forked` is preloaded): it adopts what
-    killed pages leave running and kills it as it exits, a retired one after its pages."""
+    """Set up the fork server (:mod:`lessonkit.execute.forked`): it adopts what killed pages
+    leave running and kills it as it exits, a retired one after its pages."""
     build = os.getppid()
     processes.become_subreaper()
     warnings.filterwarnings("ignore", "forkserver: waitpid returned unexpected pid")
@@ -425,50 +397,26 @@ _prepared = False
 
 
 def prepare() -> None:
-    """Import what every page needs, set the figure style, warm matplotlib up, once per process
-    (the fork server's, for every page); ``gc.freeze`` so forks share that memory, not copy it."""
+    """Import what every page needs and set the figure style, once per process (the fork
+    server's, for every page); ``gc.freeze`` so forks share that memory, not copy it."""
     global _prepared
     if _prepared:
         return
-    for name in PRELOAD:
-        importlib.import_module(name)
-    from lessonkit.execute import imports
-
-    imports.install()
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.backends.backend_svg  # for every page's figures
+    import matplotlib.pyplot
     import numpy.random  # noqa: F401  (seeded before every page: see runner._seeded)
 
-    from lessonkit.execute import filewatch, runner, svg  # noqa: F401  (every page needs them)
+    imports.install()  # after the libraries: a page's imports are recorded as it runs
+    from lessonkit.execute import svg  # noqa: F401
     from lessonkit.lab.figure_style import STYLE
 
-    importlib.import_module(imports.FIGURE_STYLE)
-    warmed = ["numpy", "matplotlib.pyplot", imports.FIGURE_STYLE, svg.__name__]  # a page's too
-    imports.dependencies(warmed)  # warm caches
     imports.remember_loaded()
-    imports.warm(LESSON_LIBRARY)
     matplotlib.rcParams.update(STYLE)
-    _draw_once()
     _prepared = True
     gc.freeze()
-
-
-def _draw_once() -> None:
-    """Draw a small figure and throw it away: matplotlib's first-draw caches (fonts, glyphs,
-    the SVG backend) are then the fork server's, not paid again by each page (about 30 ms)."""
-    from matplotlib.figure import Figure
-
-    from lessonkit.execute.svg import to_svg
-
-    fig = Figure(figsize=(2, 2))
-    ax = fig.add_subplot()
-    ax.imshow([[0.0, 1.0], [1.0, 0.0]])
-    ax.plot([0, 1], [1, 0])
-    ax.set_xticks([0, 1], ["a", "b"])
-    ax.set(title="warm", xlabel="x", ylabel="y")
-    fig.tight_layout()
-    to_svg(fig, alt="warm-up", id_prefix="warm")
 
 
 # --- In the page process ---------------------------------------------------------------------
@@ -490,8 +438,6 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     os.environ.update(env)
     sys.path[:] = [entry for entry in sys.path if isinstance(entry, str)]  # (imports skip others)
     prepare()  # done already where the fork server did it
-    from lessonkit.execute import imports
-
     me = os.getpid()
 
     def send(message: object) -> None:
@@ -502,26 +448,6 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     if stale := imports.stale_sources():
         send(("stale", stale))
         return
-    try:
-        result = _run_here(job, limits, folder, send)
-    finally:
-        processes.kill_descendants()
-    send(("done", result))
-    os._exit(0)  # not multiprocessing's end: it would wait for threads the page left running
-
-
-def _orphaned(*_: object) -> None:
-    """The fork server died (killed by the page's code, say): end the page and what it started."""
-    processes.kill_descendants()
-    os._exit(1)
-
-
-def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
-    """Run ``job`` in this process, in ``folder``; report each step through ``send``."""
-    from lessonkit.execute import imports
-    from lessonkit.execute.filewatch import FileWatch
-    from lessonkit.execute.runner import notebook_page, run_program
-
     if notebook_page(job.display_path, job.program):  # Jupyter runs it in its folder: links
         with contextlib.suppress(OSError):  # to what that holds (writes through refused)
             for entry in os.scandir(job.page_dir):
@@ -530,7 +456,7 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:
-        return run_program(
+        result = run_program(
             job.program,
             job.display_path,
             source_text=job.source_text,
@@ -548,4 +474,14 @@ def _run_here(job: Job, limits: Limits, folder: Path, send) -> PageResult:
         message = "lessonkit failed while running this page (a bug in lessonkit, not the lesson)"
         hint = "please report it with the traceback above"
         problem = Problem(message, None, hint, details=traceback.format_exc())
-        return PageResult(problems=[problem.at(job.display_path)])
+        result = PageResult(problems=[problem.at(job.display_path)])
+    finally:
+        processes.kill_descendants()
+    send(("done", result))
+    os._exit(0)  # not multiprocessing's end: it would wait for threads the page left running
+
+
+def _orphaned(*_: object) -> None:
+    """The fork server died (killed by the page's code, say): end the page and what it started."""
+    processes.kill_descendants()
+    os._exit(1)
