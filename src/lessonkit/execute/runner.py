@@ -218,17 +218,16 @@ def _figure_style() -> AbstractContextManager[None]:
 
 def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
     namespace, path, output = budget.namespace, budget.path, budget.output
-    ipython = step.option("ipython")
-    cell = ipython == "yes" or (budget.notebook and ipython != "no")
-    if cell:
-        from lessonkit.notebooks import expected, ipython
-    chunks = _compile_block(step, path, ipython.prepare_cell(step.source) if cell else step.source)
-    figures: list[Any] = []  # the figures the block's expression statements (and display) gave
-    shown: list[tuple[int, str, str]] = []  # a notebook cell's displays, value, expected error
+    cell = None
+    if step.option("ipython") == "yes" or (budget.notebook and step.option("ipython") != "no"):
+        from lessonkit.notebooks.cell import Cell
+
+        cell = Cell(step)
+    chunks = _compile_block(step, path, cell.source if cell else step.source)
+    figures: list[Any] = []  # the figures the block's expression statements gave
     with output.step(index) as buffer:
-        capture = ipython.DisplayCapture(ipython.bind(namespace), buffer.tell) if cell else None
         try:
-            with capture or nullcontext():
+            with cell.running(namespace, buffer.tell) if cell else nullcontext():
                 for code, kind in chunks:
                     if kind == "exec":
                         exec(code, namespace)
@@ -236,26 +235,25 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
                     value = eval(code, namespace)
                     if kind != "hidden" and _is_figure(value):
                         figures.append(value)
-                    elif kind == "last" and capture:
-                        shown += _displayed(capture.shell, value, buffer.tell(), step)
+                    elif kind == "last" and cell:
+                        cell.show(value)
                     elif kind == "last" and value is not None:
                         buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
         except BaseException as error:
-            if budget.passed or not (step.option("raises") and cell and expected.expected(error)):
+            if budget.passed or not (cell and cell.raised(error, path)):
                 problem = _exception_problem(error, step, path, budget.memory)
                 if budget.passed:
                     problem = budget.problem(step.header_line, details=problem.details)
                 raise StepFailed(problem) from None
-            shown.append((buffer.tell(), "error", expected.shown(error, path, _in_cell(step))))
         else:
             if step.option("raises"):
-                raise StepFailed(expected.not_raised(step.header_line)) from None
-        displays = capture.shown if capture else []
-        figures += [d.figure for d in displays if d.figure is not None]
-        shown = [s for d in displays for s in _displayed(None, d.bundle, d.at, step)] + shown
+                from lessonkit.notebooks.expected import not_raised
+
+                raise StepFailed(not_raised(step.header_line)) from None
     if budget.passed:  # through descriptor 1: the block ran on
         raise StepFailed(budget.problem(step.header_line))
-    shown.sort(key=lambda item: item[0])  # stable: displays before the value at the same place
+    shown = cell.outputs() if cell else []
+    figures += cell.figures if cell else []
     opened = _open_figures()
     opened += [f for n, f in enumerate(figures) if not any(f is o for o in [*opened, *figures[:n]])]
     describe = budget.describe if cell else None
@@ -265,25 +263,6 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
     except OutputLimitExceeded:
         raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
     return StepResult(stdout=buffer.getvalue(), figures=rendered, shown=shown)
-
-
-def _displayed(shell: Any, value: Any, at: int, step: Step) -> list[tuple[int, str, str]]:
-    """What a notebook cell shows at ``at``: its last value (through ``shell``) or a mimebundle."""
-    from lessonkit.notebooks import ipython
-
-    best = ipython.best_output(ipython.value_bundle(shell, value) if shell else value)
-    return [(at, *ipython.as_page(*best, alt=step.option("alt")))] if best else []
-
-
-def _in_cell(step: Step) -> Any:
-    """A page line as a notebook reader knows it: its line in the block (the cell)."""
-
-    def place(line: int) -> tuple[str, int]:
-        inside = step.line <= line < step.line + step.source.count("\n") + 1
-        number = line - step.line + 1 if inside else line
-        return (f"Cell, line {number}" if inside else f"line {line}"), number
-
-    return place
 
 
 def _shown_as_text(value: object, step: Step) -> bool:
@@ -421,7 +400,8 @@ def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
 
 
 class _RecordingRunner(doctest.DocTestRunner):
-    """Records each example's output, the first failure, and which example opened each figure."""
+    """Records each example's output, the first failure, and which example opened each figure;
+    what the examples print draws on the page's output budget."""
 
     def __init__(self, budget: _Budget) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS, verbose=False)
@@ -438,25 +418,21 @@ class _RecordingRunner(doctest.DocTestRunner):
         self._done(example, got)
 
     def report_failure(self, out, test, example, got) -> None:
-        self._done(example, got)
-        if self.failure is None:
-            self.failure = (example, f"expected:\n{example.want}got:\n{got or '(nothing)'}\n")
+        self._done(example, got, f"expected:\n{example.want}got:\n{got or '(nothing)'}\n")
 
     def report_unexpected_exception(self, out, test, example, exc_info) -> None:
-        message = "".join(traceback.format_exception_only(exc_info[0], exc_info[1]))
-        self._done(example, message)
-        if self.failure is None:
-            self.failure = (example, f"expected:\n{example.want or '(nothing)'}\ngot: {message}")
+        got = "".join(traceback.format_exception_only(*exc_info[:2]))
+        self._done(example, got, f"expected:\n{example.want or '(nothing)'}\ngot: {got}")
 
-    def _done(self, example: doctest.Example, got: str) -> None:
+    def _done(self, example: doctest.Example, got: str, failure: str = "") -> None:
         self.outputs.append(got)
+        if failure and self.failure is None:
+            self.failure = (example, failure)
         for number in _figure_numbers():
             self.figures.setdefault(number, example)
 
 
 class _BoundedSpoofOut(doctest._SpoofOut):
-    """doctest's stand-in for ``sys.stdout``, drawing on the page's output budget."""
-
     def __init__(self, budget: _Budget) -> None:
         super().__init__()
         self.budget = budget
@@ -472,37 +448,39 @@ def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
     runner = _RecordingRunner(budget)
+
+    def line(example: doctest.Example | None) -> int:
+        return step.line + example.lineno if example else step.header_line
+
     with output.step(index):
         try:
             runner.run(test, clear_globs=False)
         except BaseException as error:  # doctest lets KeyboardInterrupt through
-            example = runner.current
-            line = step.line + example.lineno if example else step.header_line
             message, hint = _describe(error, budget.memory), _hint_for(error)
-            raise StepFailed(message, line, hint, details=_source(example)) from None
+            details = _source(runner.current)
+            raise StepFailed(message, line(runner.current), hint, details=details) from None
     if budget.passed:
-        example = runner.failure[0] if runner.failure else runner.current
-        line = step.line + example.lineno if example else step.header_line
-        raise StepFailed(budget.problem(line, "this doctest"))
+        raise StepFailed(
+            budget.problem(
+                line(runner.failure[0] if runner.failure else runner.current), "this doctest"
+            )
+        )
     if runner.failure:
         example, details = runner.failure
-        line = step.line + example.lineno
         hint = "make the written output match what the code prints (or fix the code)"
         message = f"doctest failed: {_source(example)}"
-        raise StepFailed(message, line, hint, details=details.rstrip())
-    still_open = [runner.figures[n] for n in _figure_numbers() if n in runner.figures]
-    if still_open:
+        raise StepFailed(message, line(example), hint, details=details.rstrip())
+    if still_open := [runner.figures[n] for n in _figure_numbers() if n in runner.figures]:
         example = min(still_open, key=lambda e: e.lineno)
         raise StepFailed(
             f"a doctest drew a figure: {_source(example)}",
-            step.line + example.lineno,
+            line(example),
             'a doctest shows text: draw figures in a python exec block with alt="..."',
         )
     transcript = []
     for example, got in zip(test.examples, runner.outputs, strict=True):
-        source_lines = example.source.rstrip("\n").split("\n")
-        transcript.append(">>> " + source_lines[0])
-        transcript += ["... " + line for line in source_lines[1:]]
+        first, *rest = example.source.rstrip("\n").split("\n")
+        transcript += [">>> " + first, *("... " + more for more in rest)]
         if got:
             transcript.append(got.rstrip("\n"))
     return StepResult(text="\n".join(transcript))
