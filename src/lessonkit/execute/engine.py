@@ -24,15 +24,6 @@ if TYPE_CHECKING:
 
 
 Outcome = Future  # what Engine.submit hands back
-
-
-def finished(result: PageResult) -> Future[PageResult]:
-    """A future already done with ``result``."""
-    future: Future[PageResult] = Future()
-    future.set_result(result)
-    return future
-
-
 CLOCK_SLACK = 0.1  # seconds an entry's mtime may lag the clock and still be this build's
 
 
@@ -75,7 +66,7 @@ class Engine:
         self.ran_pages: list[str] = []  # pages that ran (not from cache), as they finished
 
     def _open_pool(self) -> WorkerPool | None:
-        """The pool, made when a page first has to run; None once :meth:`close` began."""
+        """The pool (made when a page first runs); None once :meth:`close` began."""
         with self._lock:
             if self._closed:
                 return None
@@ -89,8 +80,7 @@ class Engine:
         return program.key(machinery_digest() + repr(sorted(self._limits.items())))
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
-        """Start ``program`` unless cached or under way; its future. :class:`EngineClosed` once
-        :meth:`close` began."""
+        """Start ``program`` unless cached or under way; its future (:class:`EngineClosed` late)."""
         key = self.key(program)
         with self._lock:
             if key in self._futures:
@@ -98,7 +88,8 @@ class Engine:
             self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
             if cached is not None or not program.steps:
-                future = finished(cached or PageResult())
+                future = Future()
+                future.set_result(cached or PageResult())
             else:
                 if self._closed:
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")
@@ -114,8 +105,7 @@ class Engine:
             return future
 
     def start(self, program: Program, display_path: str, source_text: str) -> None:
-        """Start ``program`` now unless the cache holds an entry (looked up when submitted, so
-        that a build does not hold every page's result at once)."""
+        """Start ``program`` unless the cache holds it (read when submitted: bounds memory)."""
         if self.cache is None or not self.cache.holds(self.key(program)):
             self.submit(program, display_path, source_text)
 
@@ -128,8 +118,6 @@ class Engine:
         """What ran, for the build's log: a warm build that ran a page says which.
 
         >>> engine = Engine(cache_dir=None)
-        >>> engine.summary()
-        '0 page(s) ran, the rest came from cache'
         >>> engine.ran_pages += ["docs/b.md", "docs/a.md"]
         >>> engine.summary()
         '2 page(s) ran (docs/a.md, docs/b.md), the rest came from cache'
@@ -147,18 +135,8 @@ class Engine:
         return released or bool(future and future.done() and future.result().ok)
 
     def release(self, program: Program) -> None:
-        """Let go of a finished good result once its page is converted (a build then holds no
-        page's outputs to its end); :meth:`ran` and the prune still count it.
-
-        >>> from lessonkit.execute.program import parse_program
-        >>> engine = Engine(cache_dir=None)
-        >>> prose = parse_program("No code here.\\n")
-        >>> engine.result(prose, "a.md").ok
-        True
-        >>> engine.release(prose)
-        >>> engine.ran(prose), len(engine._futures)
-        (True, 0)
-        """
+        """Let go of a good result once its page is converted: a build holds no page's outputs
+        to its end (bounds memory); :meth:`ran` and the prune still count it."""
         key = self.key(program)
         with self._lock:
             future = self._futures.get(key)
