@@ -225,8 +225,9 @@ def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple
     for word in words:
         name, sep, value = word.partition("=")
         if name not in EXEC_OPTIONS:
-            known = ", ".join(f"{k} ({v})" for k, v in EXEC_OPTIONS.items())
-            problems.append(Problem(f"unknown option {name!r} on a python exec block", line, known))
+            close = difflib.get_close_matches(name, EXEC_OPTIONS, n=1)
+            hint = f"did you mean {close[0]}?" if close else "options: " + ", ".join(EXEC_OPTIONS)
+            problems.append(Problem(f"unknown option {name!r} on a python exec block", line, hint))
             continue
         if not sep:
             problems.append(Problem(f"option {name!r} needs a value", line, f'write {name}="..."'))
