@@ -6,14 +6,6 @@ match. Failed runs are never stored, writes are atomic, and a torn, damaged, mis
 older-format entry is a miss (and removed) with one warning. The checksum guards against
 accidents, not the site's author, whose code could write a valid entry. A full build prunes
 the entries it did not use.
-
->>> import tempfile
->>> cache = Cache(Path(tempfile.mkdtemp()))
->>> cache.put("a" * 64, PageResult(steps=[StepResult(stdout="hi\\n")]))
->>> cache.get("a" * 64).steps[0].stdout
-'hi\\n'
->>> cache.get("b" * 64) is None
-True
 """
 
 from __future__ import annotations
@@ -188,7 +180,6 @@ def still_current(result: PageResult) -> bool:
 
 
 def encode(key: str, result: PageResult) -> bytes:
-    """What :meth:`Cache.put` writes for ``key``."""
     payload = json.dumps(_page_json(result), sort_keys=True).encode()
     header = json.dumps({"format": FORMAT, "sha256": _checksum(key, payload)}).encode()
     return header + b"\n" + payload

@@ -181,7 +181,6 @@ class FileWatch:
 
 
 def _refused(message: str, hint: str) -> PermissionError:
-    """A PermissionError whose ``hint`` the runner shows."""
     error = PermissionError(message)
     error.hint = hint  # type: ignore[attr-defined]
     return error
@@ -238,7 +237,7 @@ def _state(info: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def _diff(before: Snapshot, after: Snapshot) -> list[tuple[str, str]]:
-    """What changed between two snapshots: ``(verb, path)`` pairs in path order."""
+    """``(verb, path)`` pairs in path order."""
     changes = [("deleted", p) for p in before if p not in after]
     changes += [("created", p) for p in after if p not in before]
     changes += [("changed", p) for p in before if p in after and before[p] != after[p]]

@@ -80,18 +80,7 @@ def _note(names: list[str]) -> None:
 
 class ImportWatch:
     """Record the modules a page's steps import (``own_folder``: the page's, whose modules are
-    the page's own code).
-
-    >>> watch = ImportWatch()
-    >>> with watch.recording():
-    ...     import json.decoder  # the standard library: Python's version covers it
-    ...     from lessonkit.lab import trace  # already loaded or not: seen either way
-    ...     yaml = importlib.import_module("yaml")
-    >>> {"lessonkit.lab", "lessonkit.lab.trace", "yaml"} <= watch.modules
-    True
-    >>> any(name.startswith("json") for name in watch.modules)
-    False
-    """
+    the page's own code)."""
 
     def __init__(self, own_folder: Path | None = None) -> None:
         self.modules: set[str] = set()
@@ -155,12 +144,10 @@ def _is_source(top: str) -> bool:
     return _sources[top]
 
 
-_IMPORT = re.compile(
+_IMPORT = re.compile(  # it can only err towards more files; ast: 50 ms, not 3, for a figure page
     r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))",
     re.MULTILINE,
 )
-"""An import statement at a line's start (it can only err towards more files): not ``ast``, which
-takes 50 ms, not 3 ms, for the ten lab files a figure page uses."""
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
 _COMMENT = re.compile(r"#[^\n]*")
 

@@ -110,7 +110,6 @@ def kill_tree(pid: int) -> None:
 
 
 def kill_group(pgid: int) -> None:
-    """Kill process group ``pgid``."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 

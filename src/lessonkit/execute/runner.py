@@ -1,7 +1,6 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-Used by page processes and by pytest (lesson doctests). A function prints into the block that
-calls it (:mod:`lessonkit.execute.capture`):
+A function prints into the block that calls it (:mod:`lessonkit.execute.capture`):
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -17,9 +16,8 @@ calls it (:mod:`lessonkit.execute.capture`):
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
 
-A block shows, as a notebook cell does, its printed output, its last expression's value (unless
-a ``;`` ends it) and its figures. A page's output is bounded (:data:`OUTPUT_LIMIT`); random
-generators are seeded from the page's path (:func:`page_seed`).
+A block shows, as a notebook cell does, its printed output, its last value (unless a ``;`` ends
+it) and its figures; :class:`~lessonkit.notebooks.cell.Cell` adds IPython's semantics.
 """
 
 from __future__ import annotations
@@ -47,11 +45,8 @@ from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
-OUTPUT_LIMIT = 4 * 2**20
-"""Characters of output a page may produce (the site's largest page: about 75 000)."""
-
-TRACEBACK_LINES = 12
-"""Traceback lines shown under an error at most (repeats are collapsed first)."""
+OUTPUT_LIMIT = 4 * 2**20  # characters of output a page may produce (the largest: about 75 000)
+TRACEBACK_LINES = 12  # traceback lines shown under an error at most (repeats collapsed first)
 
 
 class StepFailed(Exception):
@@ -152,17 +147,9 @@ def run_program(
 
 
 def notebook_page(display_path: str, program: Program) -> bool:
-    """Whether a page runs as a notebook: its source is one, or a block has ``ipython="yes"``.
-
-    >>> from lessonkit.execute.program import parse_program
-    >>> notebook_page("docs/a.ipynb", Program()), notebook_page("docs/a.md", Program())
-    (True, False)
-    >>> notebook_page("a.md", parse_program('```python exec ipython="yes"\\n!ls\\n```'))
-    True
-    """
-    if display_path.endswith((".ipynb", ".py")):
-        return True
-    return any(step.option("ipython") == "yes" for step in program.steps)
+    """Whether a page runs as a notebook: its source is one, or a block has ``ipython="yes"``."""
+    notebook = display_path.endswith((".ipynb", ".py"))  # a Markdown lesson is a .md
+    return notebook or any(step.option("ipython") == "yes" for step in program.steps)
 
 
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
@@ -190,15 +177,13 @@ def page_seed(page: str) -> int:
 @contextmanager
 def _seeded(page: str) -> Iterator[None]:
     """Seed ``random`` and numpy's global generator for the page; restore them afterwards."""
-    seed = page_seed(page)
-    saved = random.getstate()
     numpy = sys.modules.get("numpy")
     if numpy:
         import numpy.random  # numpy loads it lazily; outside the page's record of its imports
-    saved_numpy = numpy.random.get_state() if numpy else None
-    random.seed(seed)
+    saved, saved_numpy = random.getstate(), numpy.random.get_state() if numpy else None
+    random.seed(page_seed(page))
     if numpy:
-        numpy.random.seed(seed)
+        numpy.random.seed(page_seed(page))
     try:
         yield
     finally:
@@ -208,7 +193,6 @@ def _seeded(page: str) -> Iterator[None]:
 
 
 def _figure_style() -> AbstractContextManager[None]:
-    """The lesson figure style as matplotlib's settings, restored afterwards."""
     import matplotlib as mpl
 
     from lessonkit.lab.figure_style import STYLE

@@ -51,7 +51,7 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 
 @dataclass(frozen=True)
 class Job:
-    """One page to run: its program and where it lives."""
+    """One page to run: its program, where it lives, the paths its code may not change or read."""
 
     program: Program
     display_path: str
@@ -79,8 +79,6 @@ class Limits:
         return float(step.option("timeout") or self.timeout)
 
 
-# --- The fork server, from the build's side --------------------------------------------------
-
 _lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
 _retired: list[int] = []  # retired servers not yet reaped
 _let_go: set[int] = set()  # every server retired: its pages' exit statuses are lost (255)
@@ -96,8 +94,8 @@ def warm_up() -> None:
 def _ensure_server() -> None:
     """Start the fork server unless it runs (under :data:`_lock`, :func:`_hidden_main`)."""
     forkserver.set_forkserver_preload(["lessonkit.execute.forked"])
-    saved = sys.path[:]  # handed on as its repr: an entry that is no string (imports skip it)
-    sys.path[:] = [entry for entry in saved if isinstance(entry, str)]  # would not read back
+    saved = sys.path[:]  # handed on as its repr: an entry that is no string would not read back
+    sys.path[:] = [entry for entry in saved if isinstance(entry, str)]
     try:
         forkserver.ensure_running()
     finally:
@@ -153,7 +151,7 @@ def retire(pid: int | None = None) -> None:
 
 
 def _reaped(pid: int, timeout: float = 0) -> bool:
-    """Whether the build's child ``pid`` has exited (waiting up to ``timeout`` seconds)."""
+    """Whether child ``pid`` has exited (waiting up to ``timeout`` seconds)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -167,8 +165,8 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
 
 
 def stop() -> None:
-    """Stop the fork servers and wait for them, and multiprocessing's resource tracker (which
-    would hold the build's output a moment longer)."""
+    """Stop the fork servers and multiprocessing's resource tracker (it would hold the build's
+    output a moment longer)."""
     retire()
     with _lock:
         for pid in _retired:
@@ -183,9 +181,6 @@ def stop() -> None:
 
     with contextlib.suppress(Exception):
         resource_tracker._resource_tracker._stop()
-
-
-# --- Pages, from the build's side -------------------------------------------------------------
 
 
 class WorkerPool:
@@ -262,8 +257,8 @@ class WorkerPool:
         closes: int,
         server: int | None,
     ) -> PageResult | None:
-        """Time each step of the page (forked by ``server``) as it reports it; its result, what
-        stopped it, or None if it found lessonkit's files edited (``server`` is retired)."""
+        """Time each step as the page reports it; its result, what stopped it, or None if it
+        found lessonkit's files edited (``server`` is retired)."""
         step = None
         while True:
             if not conn.poll(self.limits.of(step)):
@@ -293,7 +288,7 @@ class WorkerPool:
             step = job.program.steps[payload]
 
     def close(self) -> None:
-        """Stop every page under way (the build is stopping); the pool may be used again."""
+        """Stop every page under way; the pool may be used again."""
         with self._guard:
             self._closes += 1
             running = list(self._running)
@@ -302,7 +297,6 @@ class WorkerPool:
 
 
 def _kill(process: multiprocessing.process.BaseProcess) -> None:
-    """Kill a page process, its group and everything below it."""
     if process.pid and process.exitcode is None:
         processes.kill_tree(process.pid)
         processes.kill_group(process.pid)
@@ -336,7 +330,7 @@ def _not_started_result(job: Job, why: str) -> PageResult:
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
-    """What a page that the build stopped (or whose process was lost) says."""
+    """What a page the build stopped (or whose process was lost) says."""
     message = "the lessonkit process running this page stopped: the build is stopping, it was "
     message += "killed from outside, or the page's code ended it"
     hint = "build again; if it happens again, look for code that signals its parent process "
@@ -361,12 +355,9 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
     return _problem(job, step, f"the page's process {how} while {what} ran", hint)
 
 
-# --- In the fork server ------------------------------------------------------------------------
-
-
 def serve_forks() -> None:
-    """Set up the fork server (:mod:`lessonkit.execute.forked`): it adopts what killed pages
-    leave running and kills it as it exits, a retired one after its pages."""
+    """Set up the fork server: it adopts what killed pages leave running and kills it as it
+    exits, a retired one after its pages."""
     build = os.getppid()
     processes.become_subreaper()
     warnings.filterwarnings("ignore", "forkserver: waitpid returned unexpected pid")
@@ -417,9 +408,6 @@ def prepare() -> None:
     matplotlib.rcParams.update(STYLE)
     _prepared = True
     gc.freeze()
-
-
-# --- In the page process ---------------------------------------------------------------------
 
 
 def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folder: Path) -> None:
