@@ -24,6 +24,15 @@ if TYPE_CHECKING:
 
 
 Outcome = Future  # what Engine.submit hands back
+
+
+def finished(result: PageResult) -> Future[PageResult]:
+    """A future already done with ``result``."""
+    future: Future[PageResult] = Future()
+    future.set_result(result)
+    return future
+
+
 CLOCK_SLACK = 0.1  # seconds an entry's mtime may lag the clock and still be this build's
 
 
@@ -88,8 +97,7 @@ class Engine:
             self._released.discard(key)  # asked for again: looked up again
             cached = self.cache.get(key) if self.cache else None
             if cached is not None or not program.steps:
-                future = Future()
-                future.set_result(cached or PageResult())
+                future = finished(cached or PageResult())
             else:
                 if self._closed:
                     raise EngineClosed(f"{display_path} was not run: lessonkit stopped")

@@ -12,25 +12,21 @@ import contextlib
 import html
 import io
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
-from matplotlib.layout_engine import LayoutEngine, PlaceHolderLayoutEngine
 
 from lessonkit.lab.figure_style import INK, STYLE
 
-_NO_AUTOLAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 _SAVE_KEYS = ("svg.fonttype", "svg.hashsalt", "font.family", "font.sans-serif", "font.monospace")
+_ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _PAGE_STYLE = re.compile(r'\s*<style type="text/css">\*\{[^}]*\}</style>')
 _EMPTY_DEFS = re.compile(r"\s*<defs>\s*</defs>")
 
 
 def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
-    """``fig`` as an ``<svg>`` to inline in a page; ``id_prefix`` (letters, digits, -, _) keeps
-    its ids apart.
+    """``fig`` as an ``<svg>`` element to inline in a page; ``id_prefix`` keeps its ids apart.
 
     >>> fig = Figure(figsize=(2, 1))
     >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
@@ -40,8 +36,15 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     >>> 'id="demo-' in svg and ' id="figure_1"' not in svg and "<?xml" not in svg and INK not in svg
     True
     """
+    if not isinstance(alt, str) or not alt.strip():
+        raise ValueError("to_svg needs alt text describing the figure (alt='...')")
+    if not isinstance(id_prefix, str) or not _ID_PREFIX.fullmatch(id_prefix):
+        raise ValueError(
+            f"id_prefix must start with a letter and hold only letters, digits, - and _: "
+            f"{id_prefix!r}"
+        )
     buffer = io.StringIO()
-    with _save_style(), _drawn_once(fig):
+    with _save_style():
         fig.savefig(
             buffer,
             format="svg",
@@ -91,22 +94,3 @@ def _raster(fig: Figure, attrs: str) -> str:
 
 def _save_style() -> contextlib.AbstractContextManager[None]:
     return mpl.rc_context({key: STYLE[key] for key in _SAVE_KEYS})
-
-
-@contextmanager
-def _drawn_once(fig: Figure) -> Iterator[None]:
-    """Save ``fig`` with one draw, not two, when its layout engine (``tight_layout``'s
-    placeholder) lays nothing out: about 40 % of saving a small heatmap, same bytes
-    (tests/lab/test_lab_figures.py). Not when a ``draw_event`` handler would see one draw fewer."""
-    engine: LayoutEngine | None = fig.get_layout_engine()
-    if not isinstance(engine, PlaceHolderLayoutEngine) or fig.canvas.callbacks.callbacks.get(
-        "draw_event"
-    ):
-        yield
-        return
-    with mpl.rc_context(_NO_AUTOLAYOUT):
-        fig.set_layout_engine(None)
-        try:
-            yield
-        finally:
-            fig.set_layout_engine(engine)
