@@ -1,11 +1,9 @@
 """Page results on disk: a fault is a warning and a miss, never a broken build or a wrong page.
 
 An entry is ``<key>.json``: a header line (format, sha256 of key and payload), then the result
-with the digests of the files, folders and modules the page used, served only while those still
-match. Failed runs are never stored, writes are atomic, and a torn, damaged, misplaced or
-older-format entry is a miss (and removed) with one warning. The checksum guards against
-accidents, not the site's author, whose code could write a valid entry. A full build prunes
-the entries it did not use.
+with the digests of what the page used, served only while those match. Failed runs are never
+stored, writes are atomic, a torn, damaged or older entry is a miss (and removed) with one
+warning. The checksum guards against accidents, not the site's author.
 """
 
 from __future__ import annotations
@@ -212,20 +210,8 @@ def _checksum(key: str, payload: bytes) -> str:
 
 
 def _page_json(result: PageResult) -> dict[str, Any]:
-    return {
-        "steps": [
-            {
-                "stdout": s.stdout,
-                "text": s.text,
-                "figures": [f._asdict() for f in s.figures],
-                "shown": s.shown,
-            }
-            for s in result.steps
-        ],
-        "problems": [p._asdict() for p in result.problems],
-        "reads": result.reads,
-        "sources": result.sources,
-    }
+    steps = [{**s._asdict(), "figures": [f._asdict() for f in s.figures]} for s in result.steps]
+    return {**result._asdict(), "steps": steps, "problems": [p._asdict() for p in result.problems]}
 
 
 _OPTIONAL_INT = (int, type(None))

@@ -42,9 +42,7 @@ class PageOutput(io.TextIOBase):
         self._stderr_left = STDERR_LIMIT
         self._pipe: int | None = None  # descriptor 1's pipe, in a page process
 
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
+    encoding = "utf-8"  # type: ignore[assignment]
 
     def writable(self) -> bool:
         return True

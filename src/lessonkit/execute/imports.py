@@ -1,10 +1,8 @@
 """What a page's code imports: the lessonkit and local source files its result depends on.
 
 Every import while a page runs is recorded (``__import__`` and ``import_module`` are wrapped);
-a module loaded before does not import again, so source modules are also read statically. Each
-source file is digested as loaded (``PageResult.sources``); installed libraries are covered by
-the environment digest in every key (:func:`machinery_digest`). A page process forked from a
-fork server that holds files edited since checks :func:`stale_sources` first (``mkdocs serve``).
+a module loaded before does not import again, so source modules are also read statically, and
+digested as loaded. Installed libraries are in every key (:func:`machinery_digest`).
 """
 
 from __future__ import annotations

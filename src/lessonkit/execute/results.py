@@ -1,7 +1,6 @@
 """What running a page produced: each step's output and figures, or the problems that stopped it.
 
-Apart from the runner: a warm build never imports it. Empty defaults are shared, never filled.
-"""
+Empty defaults are shared, never filled."""
 
 from __future__ import annotations
 

@@ -238,7 +238,7 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
         raise StepFailed(budget.problem(step.header_line))
     shown = cell.outputs() if cell else []
     figures += cell.figures if cell else []
-    opened = _open_figures()
+    opened = [sys.modules["matplotlib.pyplot"].figure(n) for n in _figure_numbers()]
     opened += [f for n, f in enumerate(figures) if not any(f is o for o in [*opened, *figures[:n]])]
     describe = budget.describe if cell else None
     rendered = [_render_figure(f, step, path, index, n, describe) for n, f in enumerate(opened)]
@@ -484,10 +484,6 @@ def _is_figure(value: object) -> bool:
 def _figure_numbers() -> list[int]:
     pyplot = sys.modules.get("matplotlib.pyplot")
     return pyplot.get_fignums() if pyplot else []
-
-
-def _open_figures() -> list[Any]:
-    return [sys.modules["matplotlib.pyplot"].figure(n) for n in _figure_numbers()]
 
 
 def _close_figures() -> None:

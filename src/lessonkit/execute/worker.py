@@ -1,10 +1,9 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
-The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
-process forked from it (POSIX), timed step by step, its memory and output capped, its whole
-process tree killed when it overruns. A page process that dies is reported with its cause and
-the block's line. A server holding lessonkit files edited since it started
-(``mkdocs serve``) is :func:`retire` d and the page re-run.
+The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is forked
+from it, timed step by step, its memory and output capped, its process tree killed when it
+overruns or dies (reported with the cause and the block's line). A server holding lessonkit
+files edited since it started (``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
 from __future__ import annotations
@@ -64,7 +63,7 @@ class Job:
 
 @dataclass(frozen=True)
 class Limits:
-    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory,
+    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory;
     generated alt text for a notebook cell's figure."""
 
     timeout: float = 10.0
@@ -74,9 +73,7 @@ class Limits:
 
     def of(self, step: Step | None) -> float:
         """The seconds ``step`` may run (before the first step: the process's start)."""
-        if step is None:
-            return STARTUP_TIMEOUT
-        return float(step.option("timeout") or self.timeout)
+        return STARTUP_TIMEOUT if step is None else float(step.option("timeout") or self.timeout)
 
 
 _lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
