@@ -146,12 +146,6 @@ def run_program(
     return PageResult(steps, problems, reads, sources)
 
 
-def notebook_page(display_path: str, program: Program) -> bool:
-    """Whether a page runs as a notebook: its source is one, or a block has ``ipython="yes"``."""
-    notebook = display_path.endswith((".ipynb", ".py"))  # a Markdown lesson is a .md
-    return notebook or any(step.option("ipython") == "yes" for step in program.steps)
-
-
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
     """Fail the page if output passed the limit, or a thread printed after its block ended."""
     if budget.passed:

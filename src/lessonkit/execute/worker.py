@@ -36,7 +36,8 @@ from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.runner import OUTPUT_LIMIT, notebook_page, run_program
+from lessonkit.execute.runner import OUTPUT_LIMIT, run_program
+from lessonkit.notebooks.cell import link_folder
 
 HASH_SEED = "0"  # PYTHONHASHSEED of pages: a set prints in the same order in every build
 STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server's imports too)
@@ -433,11 +434,7 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     if stale := imports.stale_sources():
         send(("stale", stale))
         return
-    if notebook_page(job.display_path, job.program):  # Jupyter runs it in its folder: links
-        with contextlib.suppress(OSError):  # to what that holds (writes through refused)
-            for entry in os.scandir(job.page_dir):
-                if not entry.name.startswith("."):
-                    os.symlink(entry.path, folder / entry.name)
+    link_folder(job.display_path, job.program, job.page_dir, folder)
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:

@@ -5,14 +5,28 @@ The runner runs the code; a :class:`Cell` supplies what a notebook adds around i
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
-from lessonkit.execute.program import Step
+from lessonkit.execute.program import Program, Step
 from lessonkit.notebooks import expected, ipython
 
 Shown = tuple[int, str, str]  # characters printed before it, output kind, text
+
+
+def link_folder(display_path: str, program: Program, page_dir: Path, folder: Path) -> None:
+    """A notebook runs in its folder, as in Jupyter: ``folder`` (the page's working folder) gets
+    a link to each file there (writes through them are refused). A notebook page is one from a
+    notebook, or with a block marked ``ipython="yes"``."""
+    notebook = display_path.endswith((".ipynb", ".py"))  # a Markdown lesson is a .md
+    if notebook or any(step.option("ipython") == "yes" for step in program.steps):
+        with suppress(OSError):
+            for entry in os.scandir(page_dir):
+                if not entry.name.startswith("."):
+                    os.symlink(entry.path, folder / entry.name)
 
 
 class Cell:
