@@ -493,7 +493,7 @@ def _render_figure(
     ``describe`` (None: not a notebook cell)."""
     alt = step.option("alt") or getattr(fig, "alt_text", "")
     if not alt.strip() and describe:
-        from lessonkit.execute.alt_text import describe as described
+        from lessonkit.notebooks.alt_text import describe as described
 
         alt = described(fig)
     if not alt.strip():

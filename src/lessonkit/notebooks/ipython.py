@@ -222,7 +222,7 @@ alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
     if mime == "text/markdown":
         return "markdown", str(data)
     if mime == "image/png":
-        from lessonkit.execute.alt_text import GENERATED
+        from lessonkit.notebooks.alt_text import GENERATED
 
         width, height = png_size(data)
         alt = alt or f"{GENERATED}an image of {width} × {height} pixels."
