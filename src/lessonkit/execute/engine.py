@@ -63,9 +63,10 @@ class Engine:
         self._pool: WorkerPool | None = None
         self._closed = False  # close began: nothing more is submitted or started
         self.docs_dir = docs_dir
-        self.sources = sources
-        self.private = private
-        self.snapshot = snapshot
+        sources = (*([docs_dir] if docs_dir else []), *sources)
+        unread = (*private, *([self.cache.folder] if self.cache else []))
+        watched = (*sources, *private) if snapshot else ()
+        self._paths = (watched, (*sources, *unread), unread)  # Job's watched, protected, private
         self._started = time.time()
         self._threads: ThreadPoolExecutor | None = None  # made when a page first has to run
         self._futures: dict[str, Outcome[PageResult]] = {}
@@ -181,17 +182,7 @@ class Engine:
 
         docs = self.docs_dir or Path.cwd()
         page_dir = (docs / program.page).parent if program.page else docs
-        private = (*self.private, *([self.cache.folder] if self.cache else []))
-        sources = (*([self.docs_dir] if self.docs_dir else []), *self.sources)
-        job = Job(
-            program,
-            display_path,
-            source_text,
-            page_dir,
-            watched=(*sources, *self.private) if self.snapshot else (),
-            protected=(*sources, *private),
-            private=private,
-        )
+        job = Job(program, display_path, source_text, page_dir, *self._paths)
         pool = self._open_pool()
         if pool is None:
             return lost_result(job)

@@ -216,7 +216,10 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
                     elif kind == "last" and cell:
                         cell.show(value)
                     elif kind == "last" and value is not None:
-                        buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
+                        as_text = step.option("output") in ("markdown", "html")
+                        buffer.write(
+                            value if as_text and isinstance(value, str) else f"{value!r}\n"
+                        )
         except BaseException as error:
             if budget.passed or not (cell and cell.raised(error, path)):
                 problem = _exception_problem(error, step, path, budget.memory)
@@ -241,10 +244,6 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
     except OutputLimitExceeded:
         raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
     return StepResult(stdout=buffer.getvalue(), figures=rendered, shown=shown)
-
-
-def _shown_as_text(value: object, step: Step) -> bool:
-    return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
 def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str]]:

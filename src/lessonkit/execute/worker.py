@@ -297,7 +297,6 @@ class WorkerPool:
 def _kill(process: multiprocessing.process.BaseProcess) -> None:
     if process.pid and process.exitcode is None:
         processes.kill_tree(process.pid)
-        processes.kill_group(process.pid)
 
 
 _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
