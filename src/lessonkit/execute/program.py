@@ -286,20 +286,12 @@ def split_format(body: str) -> tuple[str, str]:
     >>> split_format("{'a': 1}['a']")
     ("{'a': 1}['a']", '')
     """
-    if _compiles(body):
+    if not _compile(body, 1, "eval"):
         return body, ""
     expression, sep, spec = body.rpartition(":")
-    if sep and _FORMAT_SPEC.match(spec.strip()) and _compiles(expression.strip()):
+    if sep and _FORMAT_SPEC.match(spec.strip()) and not _compile(expression.strip(), 1, "eval"):
         return expression.strip(), spec.strip()
     return body, ""
-
-
-def _compiles(expression: str) -> bool:
-    try:
-        compile(expression, "<value>", "eval")
-    except SyntaxError:
-        return False
-    return True
 
 
 def compile_problems(program: Program) -> list[Problem]:
@@ -315,16 +307,11 @@ def compile_problems(program: Program) -> list[Problem]:
         elif step.kind == "doctest":
             problems += _compile_doctest(step)
         else:
-            found = _compile(step.source, step.line, "eval")
-            problems += [
-                Problem(
-                    f"SyntaxError in inline value {{{{ {step.source} }}}}: "
-                    + p.message.removeprefix("SyntaxError: "),
-                    step.line,
-                    "write a Python expression between {{ and }}, e.g. {{ total:.2f }}",
-                )
-                for p in found
-            ]
+            hint = "write a Python expression between {{ and }}, e.g. {{ total:.2f }}"
+            for found in _compile(step.source, step.line, "eval"):
+                what = found.message.removeprefix("SyntaxError: ")
+                message = f"SyntaxError in inline value {{{{ {step.source} }}}}: {what}"
+                problems.append(Problem(message, step.line, hint))
     return problems
 
 
@@ -333,14 +320,9 @@ def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
         compile(source, "<lesson>", mode, dont_inherit=True)
     except SyntaxError as error:
         line = first_line + (error.lineno or 1) - 1
-        return [
-            Problem(
-                f"SyntaxError: {error.msg}",
-                line,
-                "fix the Python syntax in this block",
-                details=f"line {line}: {(error.text or '').strip()}",
-            )
-        ]
+        details = f"line {line}: {(error.text or '').strip()}"
+        hint = "fix the Python syntax in this block"
+        return [Problem(f"SyntaxError: {error.msg}", line, hint, details=details)]
     return []
 
 
