@@ -36,7 +36,7 @@ class PageOutput(io.TextIOBase):
         self._main = threading.get_ident()
         # each thread's block (None: there before the page); by thread, as ids are reused
         self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
-        self.late: dict[int, int] = {}  # block -> the block (-1: none) when its thread printed
+        self.late: set[int] = set()  # blocks whose thread printed after the block ended
         self._fds = fds
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
@@ -69,7 +69,7 @@ class PageOutput(io.TextIOBase):
             if owner is None:  # not the page's thread
                 self._saved.write(text)
             elif owner != self._step or self._buffer is None:
-                self.late.setdefault(owner, self._step)
+                self.late.add(owner)
             else:
                 self._spend(len(text))
                 self._buffer.write(text)

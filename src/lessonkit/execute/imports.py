@@ -11,6 +11,7 @@ import builtins
 import hashlib
 import importlib
 import importlib.machinery
+import importlib.util
 import os
 import platform
 import re
@@ -105,11 +106,10 @@ class ImportWatch:
 
 def _resolve(name: str, package: str, level: int) -> str:
     """The absolute name of a relative import (``""`` when it cannot be one)."""
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts) or not parts:
+    try:
+        return importlib.util.resolve_name("." * level + name, package)
+    except (ImportError, ValueError):
         return ""
-    base = parts[: len(parts) - (level - 1)]
-    return ".".join([*base, name] if name else base)
 
 
 def dependencies(modules: Iterable[str], own_folder: Path | None = None) -> dict[str, str]:

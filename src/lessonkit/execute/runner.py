@@ -150,10 +150,10 @@ def _check_output(program: Program, output: PageOutput, budget: _Budget, index: 
     """Fail the page if output passed the limit, or a thread printed after its block ended."""
     if budget.passed:
         raise StepFailed(budget.problem(program.steps[index].header_line))
-    for owner in sorted(output.late):
+    if output.late:
         raise StepFailed(
             "a thread this block started printed after the block had ended",
-            program.steps[owner].header_line,
+            program.steps[min(output.late)].header_line,
             "wait for the thread before the block ends (thread.join()), or print its "
             "result from the block itself",
         )
