@@ -239,21 +239,12 @@ def _page_result(value: Any) -> PageResult:
         raise ValueError("not what lessonkit writes")
     if any(p["severity"] not in ("error", "warning") for p in value["problems"]):
         raise ValueError("an unknown severity")
-    if not all(
-        [type(x) for x in row] == [int, str, str] for s in value["steps"] for row in s["shown"]
-    ):
-        raise ValueError("a shown output is not (position, kind, text)")
-    return PageResult(
-        steps=[
-            StepResult(
-                s["stdout"],
-                [Figure(**f) for f in s["figures"]],
-                s["text"],
-                [tuple(row) for row in s["shown"]],
-            )
-            for s in value["steps"]
-        ],
-        problems=[Problem(**p) for p in value["problems"]],
-        reads=value["reads"],
-        sources=value["sources"],
-    )
+    for step in value["steps"]:
+        step["shown"] = [tuple(row) for row in step["shown"]]
+        if any([type(x) for x in row] != [int, str, str] for row in step["shown"]):
+            raise ValueError("a shown output is not (position, kind, text)")
+    steps = [
+        StepResult(**{**s, "figures": [Figure(**f) for f in s["figures"]]}) for s in value["steps"]
+    ]
+    problems = [Problem(**p) for p in value["problems"]]
+    return PageResult(**{**value, "steps": steps, "problems": problems})
