@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-import yaml
-
+from lessonkit.core.problems import LessonError
 from lessonkit.core.project import load_config
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
@@ -61,7 +60,7 @@ def yaml_text(text: str) -> str:
     try:
         plain = load_config(f"key: {text}") == {"key": text}
         plain = plain and load_config(f"{text}: v") == {text: "v"}
-    except yaml.YAMLError:
+    except LessonError:
         plain = False
     if plain:
         return text
