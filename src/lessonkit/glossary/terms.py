@@ -222,7 +222,7 @@ class _Entry:
 
 
 def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, int]]:
-    """A YAML list of strings, each with its line; problems for anything else."""
+    """A YAML list of strings, each with its line."""
     if not isinstance(node, SequenceNode):
         problems.append(
             Problem(f"'{key}' must be a list", _line(node), hint=f"write {key}: [first, second]")
@@ -240,7 +240,6 @@ def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, i
 
 
 def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
-    """One YAML entry with the lines of its fields; problems for what is malformed."""
     if not isinstance(node, MappingNode):
         hint = "start the entry with '- term: name' and indent 'definition:' under it"
         problems.append(Problem("each glossary entry must be a mapping", _line(node), hint))
@@ -313,7 +312,6 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
 
 
 def _compose(text: str, path: str) -> Node | None:
-    """The YAML node tree of ``text`` (None if empty); a LessonError for invalid YAML."""
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
@@ -328,7 +326,6 @@ def _compose(text: str, path: str) -> Node | None:
 
 
 def _entry_nodes(root: Node | None, path: str) -> list[Node]:
-    """The entries of the glossary's top-level list; a LessonError if it is not a non-empty list."""
     if isinstance(root, SequenceNode) and root.value:
         return root.value
     message = "the glossary must be a non-empty YAML list of terms"
@@ -358,15 +355,17 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
         for form, form_line in [(name, entry.line), *entry.items("aliases")]
         if not NAME_RE.match(form)
     ]
-    bad_id = [
-        Problem(
-            f"term '{name}' has id '{term_id}', which can't be an anchor",
-            entry.lines.get("id", entry.line),
-            hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
-        )
-    ]
-    if ID_RE.match(term_id):
-        bad_id = []
+    bad_id = (
+        []
+        if ID_RE.match(term_id)
+        else [
+            Problem(
+                f"term '{name}' has id '{term_id}', which can't be an anchor",
+                entry.lines.get("id", entry.line),
+                hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
+            )
+        ]
+    )
     bad_senses = [
         Problem(
             f"sense '{label}' must be lowercase words joined by hyphens",
@@ -396,8 +395,7 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
 
 
 def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
-    """Ids and forms used twice (a duplicate id's forms are left out); unknown related terms;
-    stray ambiguous forms."""
+    """Ids and forms used twice; unknown related terms; stray ambiguous forms."""
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
     written: dict[str, tuple[Term, int]] = {}  # a normalized form -> the first term and line
@@ -453,7 +451,7 @@ def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
 
 
 def load(path: str | Path, display_path: str | None = None) -> Glossary:
-    """Read and validate a glossary file; problems name ``display_path`` (default: ``path``)."""
+    """Read and validate a glossary file, named ``display_path`` in problems."""
     return parse(Path(path).read_text(encoding="utf-8"), display_path or str(path))
 
 
