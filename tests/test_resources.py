@@ -5,7 +5,7 @@ from pathlib import Path
 
 import yaml
 
-from lessonkit.resources.cards import check_resources, resources_html
+from lessonkit.resources import check_resources, resources_html
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,7 +21,7 @@ from lessonkit.core.source import (
     split_source,
     text_problem,
 )
-from lessonkit.resources.cards import check_resources
+from lessonkit.resources import check_resources
 
 _H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
 _MATERIAL = "hide icon status subtitle tags search social comments author authors date " + (

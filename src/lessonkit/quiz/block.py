@@ -1,8 +1,6 @@
-"""The ``/// quiz`` block: read the parsed content into a :class:`Quiz`, refuse a malformed quiz
-(naming every rule it breaks), build the HTML.
+"""The ``/// quiz`` block: read its parsed content, refuse a malformed quiz, build the HTML.
 
-It runs at the block stage (``on_end``), so the question, labels and feedback it places are still
-Markdown, parsed afterwards like the rest of the page.
+It runs at the block stage, so the text it places is parsed afterwards like the rest of the page.
 """
 
 from __future__ import annotations
@@ -72,8 +70,7 @@ class QuizBlock(Block):
 
 def unique_id(block: etree.Element, taken: set[str]) -> str:
     """``quiz-`` and 8 hex digits of the quiz's text (saved answers are keyed by it); a repeat
-    hashes its text with its repeat number (a suffix could collide with an input's id).
-    """
+    hashes its text with its repeat number (a suffix could collide with an input's id)."""
     text, n = text_of(block), 1
     while (quiz_id := "quiz-" + hashlib.sha256(text.encode()).hexdigest()[:8]) in taken:
         n += 1
@@ -97,9 +94,8 @@ class Quiz:
 
 
 def read_quiz(block: etree.Element, kind: str) -> Quiz:
-    """The quiz in a block's parsed children; raise LessonError naming every rule it breaks.
-
-    Some problems stop the reading early, where later checks would only report their consequences.
+    """The quiz in a block's parsed children; LessonError naming every rule it breaks (some stop
+    the reading, where later rules would only report their consequences).
 
     >>> for html in ("<p>Why  scale\\n the scores?</p><ul><li>[x] yes</li></ul>",
     ...              "<ul><li>[x] yes</li></ul>"):
@@ -159,7 +155,7 @@ def _swallowed_options(block: etree.Element) -> list[str]:
 
 
 def _question_problems(question: list[etree.Element]) -> list[Problem]:
-    """A problem if there is no question, or if it does not open with a plain paragraph.
+    """A problem unless the question opens with a plain paragraph.
 
     >>> [p.message for p in _question_problems([etree.fromstring("<pre>x = 1</pre>")])]
     ['quiz question must start with a sentence, found "x = 1"']
@@ -174,10 +170,8 @@ def _question_problems(question: list[etree.Element]) -> list[Problem]:
 
 
 def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
-    """One ``li`` as an option, or None without a task mark; problems go to ``problems``.
-
-    A right option without feedback gets "Right.", sealed like any other (a tiny seal would
-    otherwise mean "right").
+    """One ``li`` as an option, or None without a task mark. A right option without feedback
+    gets "Right.", sealed like any other (a tiny seal would otherwise mean "right").
 
     >>> found = []
     >>> _read_option(etree.fromstring("<li>[x] Yes</li>"), found).feedback[0].text
@@ -216,8 +210,7 @@ def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
 
 
 def build(block: etree.Element, quiz: Quiz, quiz_id: str) -> None:
-    """Fill the empty quiz element: a fieldset of inputs with labels and sealed feedback, a live
-    region for feedback, and the no-JavaScript answers."""
+    """Fill the quiz element: inputs, labels, sealed feedback, a live region, noscript answers."""
     multiple = quiz.kind == "multiple"
     block.set("id", quiz_id)
     block.set("data-lk-quiz", quiz.kind)
