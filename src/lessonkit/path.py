@@ -142,9 +142,8 @@ def progress_script(record: Mapping[str, Any], root: str) -> str:
 
 
 def _script_safe(text: str) -> str:
-    """JSON ``text`` that no HTML parser ends early or swallows the page after: no ``<``, ``>``
-    or ``&`` (a title with ``</script>`` ends the element; one with ``<!--<script>`` makes the
-    real ``</script>`` part of it), nor U+2028 and U+2029, written as JSON's escapes.
+    """JSON ``text`` no HTML parser ends early (``</script>``) or runs on (``<!--<script>``):
+    ``<``, ``>``, ``&``, U+2028 and U+2029 written as JSON's escapes.
 
     >>> _script_safe('"<!--<script> & </script>"')
     '"\\\\u003c!--\\\\u003cscript\\\\u003e \\\\u0026 \\\\u003c/script\\\\u003e"'

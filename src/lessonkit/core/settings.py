@@ -24,8 +24,7 @@ DEFAULT_GLOSSARY = "glossary.yml"
 
 
 class Option(NamedTuple):
-    """One option: its name, default, accepted types, what it does, choices, and whether
-    ``None`` means "not set"."""
+    """One option; ``nullable``: whether ``None`` means "not set"."""
 
     name: str
     default: Any
@@ -45,7 +44,7 @@ def _option(default: Any, help: str, types: tuple[type, ...], **more: Any) -> An
 
 
 class Settings(NamedTuple):
-    """The options of one site, defaults filled in."""
+    """A site's options, defaults filled in."""
 
     assets_dir: str = _option(
         "assets/lessonkit",
@@ -116,7 +115,7 @@ class Settings(NamedTuple):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], where: str = "mkdocs.yml") -> Settings:
-        """Validate ``options`` (the plugin's mapping in ``mkdocs.yml``) and fill in defaults."""
+        """Validate the plugin's options in ``mkdocs.yml``; fill in defaults."""
         known = {o.name: o for o in OPTIONS}
         problems = [_unknown(name, where) for name in options if name not in known]
         values = {}

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
 
-from lessonkit.core.fences import fences, paragraph_spans
+from lessonkit.core.fences import fenced_lines, paragraph_spans
 
 from .check import RE_END, RE_START
 
@@ -89,7 +89,7 @@ def _body(lines: list[str], start: int, prefix: str) -> Iterator[int]:
 def _escaped(lines: list[str], body: list[int], prefix: str) -> Iterator[tuple[int, str]]:
     """``(index, line)`` for each line of the quiz whose text changes."""
     own = [lines[i][len(prefix) :] if lines[i].startswith(prefix) else "" for i in body]
-    code = {i for f in fences(own) for i in range(f.start, min(f.end + 1, len(own)))}
+    code = fenced_lines(own)
     spans: dict[int, list[tuple[int, int]]] = {}
     options = False
     for n, text in enumerate(own):
