@@ -20,8 +20,6 @@ from lessonkit.notebooks.pages import lesson_pages, nav_problems
 
 @dataclass
 class Report:
-    """The outcome of checking some files."""
-
     files: int
     problems: list[Problem]
 

@@ -1,6 +1,5 @@
-"""What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids.
-
-The build and ``lessonkit check`` read them from the same list, so they agree.
+"""What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids
+(the build and ``lessonkit check`` read them from the same list, so they agree).
 
 >>> setup = MarkdownSetup.of(["toc", "pymdownx.blocks.admonition", "lessonkit.quiz"], {})
 >>> sorted(setup.blocks)[:4], setup.heading_ids

@@ -16,10 +16,8 @@ from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 from lessonkit.glossary.terms import SENSE_RE, Glossary, Term
 
-MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
-"""``[[term]]``, ``[[term|shown text]]``, ``[[!text]]``."""
-BLANK_LINE = re.compile(r"\n[ \t]*\n")
-"""A mark, like any inline Markdown, never crosses one."""
+MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"  # [[term]], [[term|shown]], [[!text]]
+BLANK_LINE = re.compile(r"\n[ \t]*\n")  # a mark, like any inline Markdown, never crosses one
 SENSES_RE = re.compile(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
 
 

@@ -36,10 +36,9 @@ SKIP_TAGS = frozenset(
     | {"svg", "textarea", "select", "label", "h1", "h2", "h3", "h4", "h5", "h6"}
     | {"table"}  # Material scrolls tables in an overflow box, which would clip a tooltip
 )
-SKIP_CLASSES = frozenset(
+SKIP_CLASSES = frozenset(  # a quiz gets no links: a definition could give its answer away
     {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary", "lk-quiz"}
 )
-"""A quiz gets no links: a definition could give its answer away."""
 MARKER = "data-lk-glossary"
 
 
@@ -71,9 +70,7 @@ class _TermTreeprocessor(Treeprocessor):
 
     def __init__(self, md: Markdown, glossary: Glossary, href: str, words_box: bool) -> None:
         super().__init__(md)
-        self.glossary = glossary
-        self.href = href
-        self.words_box = words_box
+        self.glossary, self.href, self.words_box = glossary, href, words_box
 
     def run(self, root: etree.Element) -> None:
         items: list[tuple[str, etree.Element, etree.Element | None]] = []
@@ -118,7 +115,7 @@ class _TermTreeprocessor(Treeprocessor):
                 items.append(("tail", child, parent))
 
     def _splice(self, el, kind, parent, text, matches, tips: _TipIds) -> None:
-        """Replace each match in ``el``'s text (or tail) with a term element."""
+        """Replace each match in ``el``'s text (or tail) by a term element."""
         new = []
         for i, match in enumerate(matches):
             term_el = etree.Element("span")

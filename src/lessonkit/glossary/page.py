@@ -14,15 +14,12 @@ INTRO = (
     "Short definitions of the words the lessons use. In a lesson, the first use of each word "
     "links here: hover over it, focus it or tap it to read its definition in place."
 )
-PLACEHOLDER = re.compile(r"<!-- lk-used-on:(.*?) -->")
-"""Where a term's "used on" list goes in the page."""
-USED = re.compile(r'<a\s[^>]*?\bdata-lk-term="([^"]+)"')
-"""A term link, as the extension writes it."""
+PLACEHOLDER = re.compile(r"<!-- lk-used-on:(.*?) -->")  # where a term's "used on" list goes
+USED = re.compile(r'<a\s[^>]*?\bdata-lk-term="([^"]+)"')  # a term link, as the extension writes it
 
 
 def page_markdown(glossary: Glossary, title: str = "Glossary", intro: str = INTRO) -> str:
-    """The page's Markdown: an h1, an intro, then per term, alphabetically, its heading,
-    definition, aliases, related terms and a "used on" placeholder.
+    """The page's Markdown: an h1, an intro, then each term alphabetically.
 
     >>> from lessonkit.glossary.terms import Glossary, Term
     >>> g = Glossary([Term("token", "A piece of *text*.", aliases=("sub-word",),

@@ -25,8 +25,7 @@ from lessonkit.glossary.extension import GlossaryExtension
 from lessonkit.glossary.terms import Glossary, load, unused
 
 LINK = "lessonkit-glossary:"
-"""Where a term links until the host resolves it per page (a URL scheme: MkDocs' link checks
-pass it over)."""
+"""Where a term links until the host resolves it per page (a scheme MkDocs' checks pass over)."""
 
 
 def resolve_links(html: str, glossary_url: str) -> str:
@@ -55,11 +54,8 @@ def finish_page(
     link_from_glossary: Callable[[str], str],
     terms: Callable[[str], list[str]] | None = None,
 ) -> tuple[str, list[Problem]]:
-    """The glossary page with its "used on" lists filled, and a warning per unused term.
-
-    ``pages``: ``(title, url, html)`` of the other pages; ``link_from_glossary``: a page's URL as
-    a link from the glossary page; ``terms``: the term ids in a page's HTML.
-    """
+    """The glossary page with its "used on" lists filled from ``(title, url, html)`` of the
+    other pages, and a warning per unused term."""
     used: dict[str, list[tuple[str, str]]] = {}
     for title, url, html in pages:
         link = (title, link_from_glossary(url))
@@ -72,12 +68,9 @@ class SiteGlossary(NamedTuple):
     """A site's glossary as a host wires it: the terms, their YAML file and their page."""
 
     glossary: Glossary
-    source: str
-    """The YAML file, relative to the docs folder (the page's "edit" link points at it)."""
-    page: str
-    """The generated glossary page, relative to the docs folder."""
-    unused: str = "info"
-    """How an unused term is reported: ``info`` or ``warn``."""
+    source: str  # the YAML file in the docs folder (the page's "edit" link points at it)
+    page: str  # the generated page in the docs folder
+    unused: str = "info"  # how an unused term is reported: info or warn
 
     @classmethod
     def of_site(cls, settings: Settings, docs_dir: Path, root: Path) -> SiteGlossary | None:
@@ -90,8 +83,7 @@ class SiteGlossary(NamedTuple):
         return cls(glossary, source, settings.glossary_page, settings.glossary_unused)
 
     def extension(self, href: str = f"{LINK}#{{id}}") -> GlossaryExtension:
-        """The Markdown extension; by default its links wait for :func:`resolve_links` (a host
-        that rewrites relative ``.md`` links passes :meth:`link_from`'s)."""
+        """The Markdown extension; its links wait for :func:`resolve_links` by default."""
         return GlossaryExtension(glossary=self.glossary, href=href)
 
     def link_from(self, page: str) -> str:

@@ -1,7 +1,5 @@
 """Quizzes: a ``/// quiz`` block (pymdown Blocks API); authoring rules in CONTRIBUTING.md.
-
-Each option's verdict and feedback are sealed (:func:`seal`) so a glance at the page source does
-not give answers away; a ``<noscript>`` copy lists them for readers without JavaScript.
+Answers are sealed (:func:`seal`) against a glance at the source; ``<noscript>`` lists them.
 """
 
 from __future__ import annotations

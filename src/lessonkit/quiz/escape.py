@@ -1,8 +1,7 @@
 """Raw HTML in a quiz is shown as text: a quiz copies its text into labels, seals and the
-no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm.
-
-Before Python-Markdown reads raw HTML, each ``<`` that could open a tag becomes ``&lt;``;
-code, autolinks and a ``<`` that starts no tag are kept.
+no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm. Before
+Python-Markdown reads raw HTML, each ``<`` that could open a tag (outside code and autolinks)
+becomes ``&lt;``.
 
 >>> print("\\n".join(escape_quizzes([
 ...     "/// quiz",

@@ -13,13 +13,11 @@ from html import escape, unescape
 from typing import Any
 from urllib.parse import urlencode
 
-TEMPLATE = "mistake.yml"
-"""The issue form, a file in ``.github/ISSUE_TEMPLATE/``."""
+TEMPLATE = "mistake.yml"  # in .github/ISSUE_TEMPLATE/
 FIELDS = {"page": "page", "url": "page-url", "section": "section", "quote": "quote"}
 """What the link fills -> the ``id`` of that field in the issue form."""
 QUOTE_LIMIT = 1500
-"""Characters of selected text a link carries (far below the ~8 KB URLs browsers and GitHub
-accept); ``40-report.js`` uses the same limit."""
+"""Characters of selected text a link carries (URLs stay far below ~8 KB); as in 40-report.js."""
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -36,12 +34,7 @@ def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def issue_url(
-    repo_url: str,
-    page_title: str,
-    page_url: str,
-    *,
-    section: str = "",
-    quote: str = "",
+    repo_url: str, page_title: str, page_url: str, *, section: str = "", quote: str = ""
 ) -> str:
     """The URL of a new issue on ``repo_url`` through the mistake form, fields prefilled
     (an empty ``section`` or ``quote`` is left out: the reader sees the form's empty field).
@@ -66,11 +59,10 @@ def issue_url(
 
 @dataclass(frozen=True)
 class Report:
-    """What a page's template needs: the page-level link and one link per h2 section."""
+    """What a page's template needs: the page's link, and each h2's by its ``id``."""
 
     url: str
     sections: Mapping[str, str]
-    """Heading ``id`` -> the link for that section, in page order."""
 
 
 def page_report(
