@@ -14,7 +14,16 @@ from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
-from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote, unsafe_link
+from .rules import (
+    CODE,
+    NO_QUESTION,
+    RE_MARK,
+    RE_PLACEHOLDER,
+    contradiction,
+    problem,
+    quote,
+    unsafe_link,
+)
 
 RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
@@ -146,7 +155,7 @@ def _check_quiz(lines: list[str], start: int, code: dict[int, bool]) -> tuple[in
         problems.append(problem("unclosed", number, text=name))
     if first is None:
         problems.append(problem("empty-question", number))
-    elif first.startswith(("    ", "```", "~~~")):
+    elif first.startswith(("    ", "```", "~~~")) or RE_PLACEHOLDER.fullmatch(first.strip()):
         problems.append(problem("question-start", question[0][0], text=CODE))
     elif first.startswith("#"):
         problems.append(problem("question-start", question[0][0], text=quote(first)))
