@@ -19,9 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from importlib import resources
-from importlib.abc import Traversable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from lessonkit import __version__
 from lessonkit.core.problems import LessonError
@@ -30,6 +28,7 @@ from lessonkit.core.project import load_config
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$")
 DEFAULT_SECTION = "Learning path"
 FIRST_LESSON = "docs/first-lesson.md"
+TEMPLATE = Path(__file__).parent / "site"
 MAX_NAME = 100  # file systems refuse names past 255 bytes
 
 
@@ -39,8 +38,7 @@ class ScaffoldError(Exception):
 
 def lesson_text(title: str) -> str:
     """The Markdown of a new lesson titled ``title``, from ``site/docs/first-lesson.md``."""
-    template = resources.files("lessonkit.scaffold").joinpath("site", *FIRST_LESSON.split("/"))
-    text = template.read_text(encoding="utf-8").replace("@@LESSON_TITLE@@", title)
+    text = (TEMPLATE / FIRST_LESSON).read_text(encoding="utf-8").replace("@@LESSON_TITLE@@", title)
     return text.replace("@@LESSON_TITLE_LINE@@", f"title: {yaml_text(title)}")
 
 
@@ -178,19 +176,10 @@ RENAMED = {"gitignore": ".gitignore", "github": ".github"}  # names packaging wo
 EXECUTABLE = {"scripts/build", "scripts/test"}
 
 
-def site_files(
-    root: Traversable | None = None, prefix: PurePosixPath | None = None
-) -> Iterator[PurePosixPath]:
+def site_files() -> list[Path]:
     """The template's files, relative to the template folder."""
-    root = root or resources.files("lessonkit.scaffold").joinpath("site")
-    prefix = prefix or PurePosixPath()
-    for item in sorted(root.iterdir(), key=lambda i: i.name):
-        if item.name == "__pycache__":
-            continue
-        if item.is_dir():
-            yield from site_files(item, prefix / item.name)
-        else:
-            yield prefix / item.name
+    found = (p.relative_to(TEMPLATE) for p in TEMPLATE.rglob("*") if p.is_file())
+    return sorted(p for p in found if "__pycache__" not in p.parts)
 
 
 def init_site(
@@ -218,10 +207,9 @@ def init_site(
             else "# repo_url: https://github.com/you/lessons  (gives every page a report link)"
         ),
     }
-    template = resources.files("lessonkit.scaffold").joinpath("site")
     written = []
     for relative in site_files():
-        text = template.joinpath(*relative.parts).read_text(encoding="utf-8")
+        text = (TEMPLATE / relative).read_text(encoding="utf-8")
         for marker, value in values.items():
             text = text.replace(marker, value)
         if relative.as_posix() == FIRST_LESSON:
