@@ -80,13 +80,16 @@ def registered_blocks(
     return frozenset(name.lower() for name in processor.blocks)
 
 
-def extensions_of(config: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """The extension names and configs of a ``mkdocs.yml`` mapping, as MkDocs reads them.
+def extensions_of(
+    config: Mapping[str, Any], defaults: tuple[str, ...] = ("toc", "tables", "fenced_code")
+) -> tuple[list[str], dict[str, Any]]:
+    """The extension names and configs of a ``mkdocs.yml`` mapping, after the host's
+    ``defaults`` (MkDocs'; Zensical's are ``toc`` and ``tables``).
 
     >>> extensions_of({"markdown_extensions": ["admonition", {"toc": {"permalink": True}}]})
     (['toc', 'tables', 'fenced_code', 'admonition'], {'toc': {'permalink': True}})
     """
-    names, configs = ["toc", "tables", "fenced_code"], {}
+    names, configs = list(defaults), {}
     for name, options in entries(config.get("markdown_extensions")):
         if not isinstance(name, str):
             continue
