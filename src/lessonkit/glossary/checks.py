@@ -85,27 +85,22 @@ def page_senses(text: str) -> tuple[set[str], list[Problem]]:
     problems = []
     line_of = lines_of(text)
     for m in SENSES_RE.finditer(text):
+        line = line_of(m.start())
         labels = [w for w in re.split(r"[\s,]+", m["labels"]) if w]
         if not labels:
-            problems.append(
-                Problem(
-                    "the page's senses marker names no sense",
-                    line_of(m.start()),
-                    hint="write <!-- glossary senses: causal --> (comma-separated for more)",
-                )
+            hint = "write <!-- glossary senses: causal --> (comma-separated for more)"
+            problems.append(Problem("the page's senses marker names no sense", line, hint))
+        senses.update(label for label in labels if SENSE_RE.match(label))
+        problems += [
+            Problem(
+                f"sense '{label}' in the page's senses marker must be lowercase words joined by "
+                "hyphens",
+                line,
+                hint="e.g. <!-- glossary senses: causal, left-to-right -->",
             )
-        for label in labels:
-            if SENSE_RE.match(label):
-                senses.add(label)
-            else:
-                problems.append(
-                    Problem(
-                        f"sense '{label}' in the page's senses marker must be lowercase words "
-                        "joined by hyphens",
-                        line_of(m.start()),
-                        hint="e.g. <!-- glossary senses: causal, left-to-right -->",
-                    )
-                )
+            for label in labels
+            if not SENSE_RE.match(label)
+        ]
     return senses, problems
 
 

@@ -355,17 +355,11 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
         for form, form_line in [(name, entry.line), *entry.items("aliases")]
         if not NAME_RE.match(form)
     ]
-    bad_id = (
-        []
-        if ID_RE.match(term_id)
-        else [
-            Problem(
-                f"term '{name}' has id '{term_id}', which can't be an anchor",
-                entry.lines.get("id", entry.line),
-                hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
-            )
-        ]
-    )
+    bad_id = []
+    if not ID_RE.match(term_id):
+        message = f"term '{name}' has id '{term_id}', which can't be an anchor"
+        hint = "use lowercase letters, digits and single hyphens, e.g. kv-cache"
+        bad_id = [Problem(message, entry.lines.get("id", entry.line), hint)]
     bad_senses = [
         Problem(
             f"sense '{label}' must be lowercase words joined by hyphens",
@@ -402,28 +396,19 @@ def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
     for term, entry in raw:
         if term.id in ids:
             first = ids[term.id]
-            problems.append(
-                Problem(
-                    f"duplicate term '{term.name}': id '{term.id}' is already used by "
-                    f"'{first.name}' at line {first.line}",
-                    term.line,
-                    hint="merge the two entries, or give one of them another name",
-                )
-            )
+            message = f"duplicate term '{term.name}': id '{term.id}' is already used by "
+            message += f"'{first.name}' at line {first.line}"
+            hint = "merge the two entries, or give one of them another name"
+            problems.append(Problem(message, term.line, hint))
             continue
         ids[term.id] = term
         for form, line in [(term.name, term.line), *entry.items("aliases")]:
             key = normalize(form)
             if key in written and written[key][0] is not term:
                 other, other_line = written[key]
-                problems.append(
-                    Problem(
-                        f"duplicate term or alias '{form}': already used by '{other.name}' "
-                        f"at line {other_line}",
-                        line,
-                        hint="each name or alias may belong to one term only",
-                    )
-                )
+                message = f"duplicate term or alias '{form}': already used by '{other.name}' "
+                hint = "each name or alias may belong to one term only"
+                problems.append(Problem(message + f"at line {other_line}", line, hint))
             written.setdefault(key, (term, line))
     names = {normalize(t.name): t for t, _ in raw}
     for term, entry in raw:
