@@ -224,18 +224,15 @@ class _Entry:
 def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, int]]:
     """A YAML list of strings, each with its line."""
     if not isinstance(node, SequenceNode):
-        problems.append(
-            Problem(f"'{key}' must be a list", _line(node), hint=f"write {key}: [first, second]")
-        )
+        hint = f"write {key}: [first, second]"
+        problems.append(Problem(f"'{key}' must be a list", _line(node), hint))
         return []
     items = []
     for item in node.value:
         if isinstance(item, ScalarNode) and item.value.strip():
             items.append((" ".join(item.value.split()), _line(item)))
         else:
-            problems.append(
-                Problem(f"each entry of '{key}' must be non-empty text", _line(item), hint="")
-            )
+            problems.append(Problem(f"each entry of '{key}' must be non-empty text", _line(item)))
     return items
 
 
@@ -249,9 +246,8 @@ def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
     for key_node, value_node in node.value:
         key, line = str(key_node.value), _line(key_node)
         if key in seen:
-            problems.append(
-                Problem(f"'{key}' is given twice in one entry (first at line {seen[key]})", line)
-            )
+            message = f"'{key}' is given twice in one entry (first at line {seen[key]})"
+            problems.append(Problem(message, line))
             continue
         seen[key] = line
         if key not in FIELDS:
