@@ -1,16 +1,5 @@
-""""Go deeper": a lesson's ``resources:`` front matter (kind, title, author, url, note each)
+""" "Go deeper": a lesson's ``resources:`` front matter (kind, title, author, url, note each)
 becomes cards at its end, as plain HTML.
-
->>> print(resources_html([{"kind": "Paper", "title": "Attention Is All You Need",
-...     "author": "Vaswani et al.", "url": "https://arxiv.org/abs/1706.03762",
-...     "note": "The original transformer paper."}]))
-<ul class="lk-resources">
-<li class="lk-resource lk-resource--paper"><span class="lk-resource__kind">Paper</span> \
-<a class="lk-resource__title" href="https://arxiv.org/abs/1706.03762" rel="external">\
-Attention Is All You Need<span class="lk-visually-hidden"> (another site)</span></a> \
-<span class="lk-resource__author">Vaswani et al.</span> \
-<span class="lk-resource__note">The original transformer paper.</span></li>
-</ul>
 """
 
 from __future__ import annotations

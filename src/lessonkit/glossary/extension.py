@@ -3,16 +3,6 @@
 ``[[term]]`` forces a link, ``[[term|shown]]`` shows other words, ``[[!word]]`` links nothing;
 code, headings, links and elements of class ``lk-no-glossary`` are never linked. A "Words on this
 page (N)" box follows the lead paragraph.
-
->>> import markdown
->>> from lessonkit.glossary.terms import Glossary, Term
->>> g = Glossary([Term("token", "A piece of text.")])
->>> html = markdown.markdown("Text becomes tokens.", extensions=[GlossaryExtension(glossary=g,
-...     href="g.html#{id}", words_box=False)])
->>> print(html)
-<p>Text becomes <span class="lk-term"><a aria-describedby="lk-tip-token" class="lk-term__link" \
-data-lk-term="token" href="g.html#token">tokens</a><span class="lk-term__tip" id="lk-tip-token" \
-role="tooltip">A piece of text.</span></span>.</p>
 """
 
 from __future__ import annotations
