@@ -47,14 +47,7 @@ def quiz_ids(html: str) -> list[str]:
 
 
 def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, tuple[str, ...]]]:
-    """(file, section titles) of each page of a ``nav:`` (MkDocs' or Zensical's form).
-
-    >>> list(nav_order([{"Home": "index.md"}, {"Learning path": ["a.md", {"B": "b.md"}]}]))
-    [('index.md', ()), ('a.md', ('Learning path',)), ('b.md', ('Learning path',))]
-    >>> list(nav_order([{"title": "Learning path", "url": None, "children": [
-    ...     {"title": "A", "url": "a.md", "children": []}]}]))
-    [('a.md', ('Learning path',))]
-    """
+    """(file, section titles) of each page of a ``nav:`` (MkDocs' or Zensical's form)."""
     for item in nav or []:
         if isinstance(item, str):
             if "://" not in item:
@@ -74,27 +67,14 @@ def nav_order(nav: Any, sections: tuple[str, ...] = ()) -> Iterable[tuple[str, t
 def reading_order(
     nav: Iterable[tuple[str, tuple[str, ...]]], pages: Iterable[str]
 ) -> list[tuple[str, tuple[str, ...]]]:
-    """The site's pages in reading order: its nav's, else ``pages`` in the host's order.
-
-    >>> reading_order([], ["index.md", "a.md"])
-    [('index.md', ()), ('a.md', ())]
-    >>> reading_order([("a.md", ("Learning path",))], ["index.md", "a.md"])
-    [('a.md', ('Learning path',))]
-    """
+    """The site's pages in reading order: its nav's, else ``pages`` in the host's order."""
     return list(nav) or [(page, ()) for page in pages]
 
 
 def path_lessons(
     nav: Iterable[tuple[str, tuple[str, ...]]], meta: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:
-    """The pages of the path in nav order: in :data:`SECTION`, or ``path: true``.
-
-    >>> nav = [("index.md", ()), ("a.md", ("Learning path",)), ("b.md", ("More",))]
-    >>> path_lessons(nav, {"b.md": {"path": True}})
-    ['a.md', 'b.md']
-    >>> path_lessons(nav, {"a.md": {"path": False}})
-    []
-    """
+    """The pages of the path in nav order: in :data:`SECTION`, or ``path: true``."""
     chosen = []
     for src_uri, sections in nav:
         wanted = (meta.get(src_uri) or {}).get("path")
@@ -105,23 +85,13 @@ def path_lessons(
 
 
 def path_record(lessons: list[Lesson], print_url: str | None) -> dict[str, Any]:
-    """What every page carries of the path (URLs from the site's root).
-
-    >>> path_record([Lesson("a.md", "A", "a/", "")], "print/")
-    {'print': 'print/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
-    """
+    """What every page carries of the path (URLs from the site's root)."""
     lessons_data = [{"url": x.url, "title": x.title, "quizzes": x.quizzes} for x in lessons]
     return {"print": print_url, "lessons": lessons_data}
 
 
 def read_record(data: Any) -> dict[str, Any] | None:
-    """A :func:`path_record` read back from JSON; None unless it has its shape.
-
-    >>> read_record({"print": "p/", "lessons": [{"quizzes": "", "title": "A", "url": "a/"}]})
-    {'print': 'p/', 'lessons': [{'url': 'a/', 'title': 'A', 'quizzes': ''}]}
-    >>> read_record({"lessons": [1]}) is None
-    True
-    """
+    """A :func:`path_record` read back from JSON; None unless it has its shape."""
     try:
         lessons = [{k: str(x[k]) for k in ("url", "title", "quizzes")} for x in data["lessons"]]
         return {"print": data.get("print"), "lessons": lessons}

@@ -73,14 +73,7 @@ def lines_of(text: str) -> Callable[[int], int]:
 
 
 def page_senses(text: str) -> tuple[set[str], list[Problem]]:
-    """The senses a page's markers declare (code already masked), and problems with them.
-
-    >>> senses, problems = page_senses("# A\\n<!-- glossary senses: causal, left-to-right -->\\n")
-    >>> sorted(senses), problems
-    (['causal', 'left-to-right'], [])
-    >>> [p.message for p in page_senses("<!-- glossary senses: Causal -->")[1]]
-    ["sense 'Causal' in the page's senses marker must be lowercase words joined by hyphens"]
-    """
+    """The senses a page's markers declare (code already masked), and problems with them."""
     senses: set[str] = set()
     problems = []
     line_of = lines_of(text)

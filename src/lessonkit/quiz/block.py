@@ -93,14 +93,6 @@ class Quiz:
 def read_quiz(block: etree.Element, kind: str) -> Quiz:
     """The quiz in a block's parsed children. :func:`~.check.check` judged its source before
     Markdown read it; a quiz Markdown reads otherwise is refused here, not built half-right.
-
-    >>> read_quiz(etree.fromstring("<div><p>Why?</p><ul><li>[x] a</li><li>[ ] b</li></ul></div>"),
-    ...           "").kind
-    'single'
-    >>> read_quiz(etree.fromstring("<div><p>Why?</p><p>- [x] a</p></div>"), "")
-    Traceback (most recent call last):
-    lessonkit.core.problems.LessonError: <markdown>: error: quiz "Why?" has no option list
-      hint: after a blank line, list the options as a task list: `- [x] right` and `- [ ] wrong`
     """
     children = list(block)
     at = next((n for n, c in enumerate(children) if c.tag == "ul"), len(children))
@@ -120,12 +112,6 @@ def read_quiz(block: etree.Element, kind: str) -> Quiz:
 def _read_option(li: etree.Element) -> Option | None:
     """One ``li`` as an option, or None without a task mark. A right option without feedback
     gets "Right.", sealed like any other (a tiny seal would otherwise mean "right").
-
-    >>> _read_option(etree.fromstring("<li>[x] Yes</li>")).feedback[0].text
-    'Right.'
-    >>> option = _read_option(etree.fromstring("<li><p>[ ] It is</p><p>Not quite.</p></li>"))
-    >>> option.text, [el.text for el in option.feedback]
-    ('It is', ['Not quite.'])
     """
     if (li.text or "").strip():  # a tight list
         raw, feedback = li.text or "", list(li)

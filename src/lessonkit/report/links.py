@@ -82,15 +82,7 @@ def page_report(
 
 
 def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
-    """``(id, title)`` of every level-2 heading in a MkDocs table of contents (titles unescaped).
-
-    >>> from types import SimpleNamespace as Item
-    >>> toc = [Item(level=1, id="t", title="T", children=[
-    ...     Item(level=2, id="qa", title="Q&amp;A", children=[
-    ...         Item(level=3, id="sub", title="Sub", children=[])])])]
-    >>> list(section_headings(toc))
-    [('qa', 'Q&A')]
-    """
+    """``(id, title)`` of every level-2 heading in a MkDocs table of contents (titles unescaped)."""
     for item in toc:
         if item.level == 2:
             yield item.id, unescape(item.title)
@@ -98,13 +90,7 @@ def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
 
 
 def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str]]:
-    """:func:`section_headings` of Python-Markdown's ``md.toc_tokens``.
-
-    >>> toc = [{"level": 1, "id": "t", "name": "T", "children": [
-    ...     {"level": 2, "id": "qa", "name": "Q&amp;A", "children": []}]}]
-    >>> list(token_headings(toc))
-    [('qa', 'Q&A')]
-    """
+    """:func:`section_headings` of Python-Markdown's ``md.toc_tokens``."""
     for token in tokens:
         if token["level"] == 2:
             yield token["id"], unescape(token["name"])
@@ -112,15 +98,7 @@ def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, s
 
 
 def aside_html(report: Report) -> str:
-    """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links.
-
-    >>> print(aside_html(Report("https://x/new?a=1&b=2", {"why": "https://x/new?s='w'"})))
-    <aside class="lk-report" aria-label="Report a mistake" data-lk-report
-           data-lk-sections='{"why": "https://x/new?s=\\u0027w\\u0027"}'>
-      <p>Spotted a mistake or something unclear?
-        <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">Report it on GitHub</a>.</p>
-    </aside>
-    """  # noqa: E501
+    """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links."""
     sections = json.dumps(dict(report.sections), sort_keys=True)
     for char in "<>&'":  # safe in a single-quoted attribute, as Jinja's tojson
         sections = sections.replace(char, f"\\u{ord(char):04x}")
