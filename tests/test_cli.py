@@ -272,3 +272,11 @@ def test_console_script_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert "tests/broken/empty-value.md:3: error: empty inline value" in result.stdout
+
+
+def test_a_new_page_goes_last_in_its_nav_section_with_comments_kept() -> None:
+    config = "nav:\n  - Home: index.md\n  - Learning path:\n      - A: a.md\n  # the end\n"
+    assert add_to_nav(config, "Tokens: the basics", "tokens.md") == (
+        "nav:\n  - Home: index.md\n  - Learning path:\n      - A: a.md\n"
+        '      - "Tokens: the basics": tokens.md\n  # the end\n'
+    )

@@ -2,31 +2,6 @@
 no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm. Before
 Python-Markdown reads raw HTML, each ``<`` that could open a tag (outside code and autolinks)
 becomes ``&lt;``.
-
->>> print("\\n".join(escape_quizzes([
-...     "/// quiz",
-...     "Is <b>this</b> bold? See `<b>` and <https://example.org>.",
-...     "",
-...     "- [x] No: <script>alert(1)</script>",
-...     "- [ ] Yes </fieldset>",
-...     "",
-...     "    Not quite. 1 < 2, and <img src=x onerror=alert(1)>.",
-...     "",
-...     "        <b>indented code</b>",
-...     "///",
-...     "Outside: <b>kept</b>",
-... ])))
-/// quiz
-Is &lt;b>this&lt;/b> bold? See `<b>` and <https://example.org>.
-<BLANKLINE>
-- [x] No: &lt;script>alert(1)&lt;/script>
-- [ ] Yes &lt;/fieldset>
-<BLANKLINE>
-    Not quite. 1 < 2, and &lt;img src=x onerror=alert(1)>.
-<BLANKLINE>
-        <b>indented code</b>
-///
-Outside: <b>kept</b>
 """
 
 from __future__ import annotations

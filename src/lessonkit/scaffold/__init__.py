@@ -2,14 +2,6 @@
 it in ``mkdocs.yml``'s nav; ``lessonkit init DIR`` writes a working site from the template
 ``site/``. The nav is edited as text, one line inserted, so comments and formatting stay.
 
->>> config = "nav:\\n  - Home: index.md\\n  - Learning path:\\n      - A: a.md\\n  # the end\\n"
->>> print(add_to_nav(config, "Tokens: the basics", "tokens.md"), end="")
-nav:
-  - Home: index.md
-  - Learning path:
-      - A: a.md
-      - "Tokens: the basics": tokens.md
-  # the end
 >>> sorted(p.as_posix() for p in site_files())[:4]
 ['README.md', 'docs/first-lesson.md', 'docs/glossary.yml', 'docs/index.md']
 """
