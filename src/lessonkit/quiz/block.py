@@ -1,4 +1,5 @@
-"""The ``/// quiz`` block: read its parsed content, refuse a malformed quiz, build the HTML.
+"""The ``/// quiz`` block: read its parsed content (the page's quizzes passed :mod:`.check`
+first, while the extension read the page), build the HTML.
 
 It runs at the block stage, so the text it places is parsed afterwards like the rest of the page.
 """

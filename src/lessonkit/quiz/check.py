@@ -1,5 +1,6 @@
 """Check quizzes in raw Markdown with line numbers (which Python-Markdown does not keep),
 reading the lines as Python-Markdown and pymdown will: in containers too, fenced code skipped.
+The one judge of the quiz rules: ``lessonkit check``, every build and the extension run it.
 """
 
 from __future__ import annotations
