@@ -1,11 +1,5 @@
 """What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids
 (the build and ``lessonkit check`` read them from the same list, so they agree).
-
->>> setup = MarkdownSetup.of(["toc", "pymdownx.blocks.admonition", "lessonkit.quiz"], {})
->>> sorted(setup.blocks)[:4], setup.heading_ids
-(['admonition', 'attention', 'caution', 'danger'], True)
->>> MarkdownSetup.of(["toc"], {"toc": {"slugify": None}}).heading_ids
-False
 """
 
 from __future__ import annotations
@@ -47,13 +41,6 @@ def registered_blocks(
 ) -> frozenset[str] | None:
     """The ``///`` block names the pymdown blocks among ``extensions`` register, ``quiz``
     always; None when an extension cannot be built.
-
-    >>> sorted(registered_blocks(["pymdownx.superfences", "lessonkit.quiz"], {}))
-    ['quiz']
-    >>> sorted(registered_blocks(["pymdownx.blocks.html"], {}))
-    ['html', 'quiz']
-    >>> registered_blocks(["no.such.extension"], {}) is None
-    True
     """
     md, extensions = Markdown(), list(extensions)
     try:

@@ -1,10 +1,4 @@
-"""What the command line needs from ``mkdocs.yml``, read without starting MkDocs.
-
->>> p = Project.from_text("docs_dir: lessons\\nplugins:\\n  - lessonkit:\\n      glossary: ''\\n",
-...                       Path("/site/mkdocs.yml"))
->>> p.docs_dir, p.glossary, p.settings.glossary_page
-(PosixPath('/site/lessons'), None, 'glossary.md')
-"""
+"""What the command line needs from ``mkdocs.yml``, read without starting MkDocs."""
 
 from __future__ import annotations
 

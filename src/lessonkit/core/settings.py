@@ -118,12 +118,9 @@ class Settings(NamedTuple):
         """Validate the plugin's options in ``mkdocs.yml``; fill in defaults."""
         known = {o.name: o for o in OPTIONS}
         problems = [_unknown(name, where) for name in options if name not in known]
-        values = {}
-        for name, value in options.items():
-            if name in known:
-                problem = _invalid(known[name], value, where)
-                problems += [problem] if problem else []
-                values[name] = value
+        values = {name: value for name, value in options.items() if name in known}
+        invalid = (_invalid(known[name], value, where) for name, value in values.items())
+        problems += [problem for problem in invalid if problem]
         if problems:
             raise LessonError(problems)
         return cls(**values)

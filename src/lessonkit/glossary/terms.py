@@ -167,22 +167,11 @@ class Glossary:
         return self._by_id[term_id]
 
     def lookup(self, text: str) -> Term | None:
-        """The term one of whose forms is ``text`` (any case), ambiguous forms included.
-
-        >>> g = Glossary([Term("token", "A piece of text.")])
-        >>> g.lookup("Tokens").id, g.lookup("tokenizer")
-        ('token', None)
-        """
+        """The term one of whose forms is ``text`` (any case), ambiguous forms included."""
         return self._by_form.get(normalize(text))
 
     def find(self, text: str) -> Iterator[Match]:
-        """Every automatically linkable term in ``text``, left to right, longest form first.
-
-        >>> g = Glossary([Term("attention", "x."), Term("attention weights", "y."),
-        ...               Term("weights", "z.", ambiguous=("weights",))])
-        >>> [(m.term.id, m.text) for m in g.find("Attention weights, attention and weights.")]
-        [('attention-weights', 'Attention weights'), ('attention', 'attention')]
-        """
+        """Every automatically linkable term in ``text``, left to right, longest form first."""
         if self._pattern is None:
             return
         for m in self._pattern.finditer(text):
