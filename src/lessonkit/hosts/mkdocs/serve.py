@@ -29,8 +29,7 @@ from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
-from lessonkit.glossary.page import used_term_ids
-from lessonkit.glossary.site import SiteGlossary
+from lessonkit.glossary.site import SiteGlossary, used_term_ids
 from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.search import rewrite
 
