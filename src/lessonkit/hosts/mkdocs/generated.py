@@ -1,5 +1,4 @@
-"""The files lessonkit adds to a MkDocs site (assets, glossary and print pages, notebooks), as
-MkDocs ``File`` objects filled from what the feature packages compute."""
+"""The files lessonkit adds to a MkDocs site (assets, glossary and print pages, notebooks)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ from lessonkit.hosts.mkdocs.problems import report
 from lessonkit.notebooks.site import (
     clash,
     download_html,
-    download_name,
     notebook_path,
     page_notebook_bytes,
     wants_notebook,
@@ -176,11 +174,9 @@ class Notebooks:
 
     def download(self, html: str, page: MkDocsPage) -> str:
         """A notebook lesson's page ends with its download button."""
-        found = self._files.get(page.file.src_uri)
-        if not found or found[0].origins is None:
+        if not (found := self._files.get(page.file.src_uri)) or found[0].origins is None:
             return html
-        url = get_relative_url(found[1].url, page.url)
-        return html + download_html(url, download_name(found[0]))
+        return html + download_html(found[0], get_relative_url(found[1].url, page.url))
 
 
 def finish_output(

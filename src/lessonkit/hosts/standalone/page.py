@@ -19,7 +19,7 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.standalone.site import Site
 from lessonkit.notebooks.links import LinksToPages
-from lessonkit.notebooks.site import download_href, download_html, download_name, notebook_path
+from lessonkit.notebooks.site import download_href, download_html, notebook_path
 from lessonkit.path import HOME, PRINT_PAGE, home_link, made_html, progress_script, root_of
 from lessonkit.report.links import aside_html, page_report, token_headings
 
@@ -121,8 +121,7 @@ class LessonPage(Extension):
             html = figure_slots.restore(html, self.figures, self.lesson.where)
         lesson = self.lesson
         if lesson.origins is not None and self.is_lesson:  # a notebook lesson: what the build ran
-            href = download_href(notebook_path(lesson), self.url)
-            html += download_html(href, download_name(lesson))
+            html += download_html(lesson, download_href(notebook_path(lesson), self.url))
         self.content = html
         config = self.site.config
         if config.repo_url:

@@ -1,10 +1,6 @@
-"""``lessonkit prepare``: what a host without plugins (Zensical) needs, written into docs/.
-
-It runs and converts every page (reporting every problem at once), then writes, only where
-changed and each marked as its own (:mod:`lessonkit.core.prepared`): the glossary page, the
-print page, notebooks, each notebook lesson's page, lessonkit's CSS and JS, and a manifest whose
-digest of every page's HTML makes a host watching docs/ convert its pages again.
-"""
+"""``lessonkit prepare``: the site-level outputs a host without plugins (Zensical) needs,
+written into docs/ where changed, each marked (:mod:`lessonkit.core.prepared`), with a manifest
+whose digest of every page's HTML makes a host watching docs/ convert its pages again."""
 
 from __future__ import annotations
 
@@ -106,8 +102,7 @@ class Outcome:
 
 
 def prepare_project(project: Project) -> Outcome:
-    """Run and convert every page of ``project``'s site; write its outputs into docs/ (one run
-    at a time)."""
+    """Run and convert every page (every problem at once); write the outputs (one run at a time)."""
     config = load_config(project.config_file)
     site = Site(SiteConfig.of(config, project.config_file.parent, project.settings))
     try:
@@ -176,8 +171,7 @@ description: Short definitions of the words the lessons use, and the pages that 
 
 
 class _Run:
-    """One run's conversions (an unchanged page's from its record, :mod:`.records`; its checks
-    run) and the outputs made from them."""
+    """One run's conversions (an unchanged page's from its record) and the outputs made of them."""
 
     def __init__(
         self,
