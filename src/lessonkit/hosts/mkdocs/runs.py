@@ -155,7 +155,8 @@ class Deferred:
         found: dict[int, list[Problem]] = {}
         for future in as_completed(pages):  # those done first
             result = future.result()
-            for index, (page, markdown, program, _, locate) in pages.pop(future):
+            for index, waiting in pages.pop(future):
+                page, markdown, program, _, locate = waiting
                 if not result.ok:
                     found[index] = [locate(p) for p in result.problems]
                 if found:

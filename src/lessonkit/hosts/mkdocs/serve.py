@@ -5,6 +5,7 @@ sees the whole site (:class:`Preview`; not :attr:`~Preview.active`, each step is
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import os
 import shutil
@@ -27,8 +28,6 @@ from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.page import used_term_ids
 from lessonkit.glossary.site import SiteGlossary
-from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.search import rewrite
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
@@ -49,7 +48,7 @@ class _Converted(NamedTuple):
     url: str
     title: str | None
     content: str
-    figures: list
+    figures: list[str]
     dest: str
 
 
@@ -215,7 +214,7 @@ class Preview:
         if self.active:
             env.bytecode_cache = self._templates
 
-    def restore(self, files: Files, figures: Waiting) -> None:
+    def restore(self, files: Files, figures: dict[str, list[str]]) -> None:
         """Remember the pages converted; put back the others' content, title and figures."""
         if not self.active:
             return
@@ -227,7 +226,7 @@ class Preview:
             self._urls.append(page.url)
             if page.content is not None:
                 self._converted.append(page.url)
-                found = figures.packed(file.src_uri)
+                found = figures.get(file.src_uri, [])
                 self._pages[file.src_uri] = _Converted(
                     page.url, page.title, page.content, found, file.abs_dest_path
                 )
@@ -272,6 +271,58 @@ class Preview:
 
 def _stamp(path: str | None) -> Stamp | None:
     return stamp(path) if path else None
+
+
+# The search index of a dirty rebuild, made whole: a search plugin indexes the pages built in its
+# run (Material keeps the previous run's entries for one page only).
+def rewrite(
+    site_dir: Path, urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
+) -> None:
+    """Rewrite ``search/search_index.json`` with every page of ``urls``: see :func:`merge`."""
+    path = site_dir / "search" / "search_index.json"
+    try:
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no search plugin, or not one whose index this knows
+    if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
+        return
+    index["docs"] = merge(index["docs"], urls, converted, remembered)
+    path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+
+
+def merge(
+    entries: list[dict], urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
+) -> list[dict]:
+    """``entries`` made whole: per page of ``urls``, this run's entries if ``converted``, else the
+    ``remembered`` ones (updated here); then other pages' entries; pages gone left out.
+
+    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
+    ...        "gone/": [{"location": "gone/"}]}
+    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"}, {"location": "gone/"},
+    ...        {"location": "glossary/"}, {"location": "a/", "text": "new a"},
+    ...        {"location": "a/#x", "text": "new x"}, {"location": "glossary/"}]
+    >>> [e["location"] for e in merge(new, ["a/", "b/"], ["a/"], old)]
+    ['a/', 'a/#x', 'b/', 'glossary/']
+    >>> [e.get("text") for e in old["a/"]], sorted(old)
+    (['new a', 'new x'], ['a/', 'b/'])
+    """
+    by_page: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
+    for url in set(remembered) - set(urls):  # deleted or renamed
+        by_page.pop(url, None)
+        del remembered[url]
+    for url in converted:
+        remembered[url] = _last_run(by_page.get(url, []))
+    tracked = [entry for url in urls for entry in remembered.get(url, [])]
+    others = [_last_run(found) for url, found in by_page.items() if url not in remembered]
+    return tracked + [entry for found in others for entry in found]
+
+
+def _last_run(entries: list[dict]) -> list[dict]:
+    """A page's entries from this run: from its last page-level entry on."""
+    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
+    return entries[starts[-1] :] if starts else entries
 
 
 def _modified(file: File) -> None:

@@ -1,5 +1,5 @@
-"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins:
-what the MkDocs plugin does with events, in the same order."""
+"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins
+(what the MkDocs plugin does with events, in the same order)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def page_title(
 
 class LessonPage(Extension):
     """The features of ``lesson`` at ``url``; a page of ``generated`` (prepare's) gets no checks or
-    run; ``path``: the learner's path as prepare recorded it; ``warn`` takes the warnings."""
+    run; ``path``: the learner's path as prepare recorded it."""
 
     def __init__(
         self,
@@ -111,12 +111,10 @@ class LessonPage(Extension):
         md.convert = converted  # type: ignore[method-assign]
 
     def title(self, toc_tokens: Iterable[Mapping[str, Any]]) -> str:
-        """The page's title, once converted (its ``toc_tokens``)."""
         path = self.lesson.path
         return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
 
     def _finish(self, md: Markdown, html: str) -> str:
-        """The page with its figures back, its notebook download, report box and path data."""
         if self.figures:
             html = figure_slots.restore(html, self.figures, self.lesson.where)
         lesson = self.lesson
@@ -160,7 +158,7 @@ class LessonPage(Extension):
 
 
 def as_written(given: str, lesson: Lesson) -> bool:
-    """Whether ``given`` is the page's own body (newlines aside).
+    """Whether ``given`` is the page's own body.
 
     >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
     >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
@@ -169,9 +167,7 @@ def as_written(given: str, lesson: Lesson) -> bool:
     return given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
 
 
-class _Hook(Preprocessor):
-    """A pre- or tree-processor that calls ``call``."""
-
+class _Hook(Preprocessor):  # a pre- or tree-processor
     def __init__(self, md: Markdown, call: Callable[[Any], Any]) -> None:
         super().__init__(md)
         self.call = call
