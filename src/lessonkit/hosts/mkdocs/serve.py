@@ -26,8 +26,7 @@ from lessonkit.core.problems import LessonError
 from lessonkit.execute.digests import Stamp, stamp
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
-from lessonkit.glossary.page import used_term_ids
-from lessonkit.glossary.site import SiteGlossary
+from lessonkit.glossary.site import SiteGlossary, used_term_ids
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
