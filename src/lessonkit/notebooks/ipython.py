@@ -1,9 +1,4 @@
-"""A notebook cell's IPython semantics in a page's process, through IPython's own machinery.
-
-:func:`prepare_cell` turns IPython syntax into Python line for line; :func:`bind` makes the
-process's ``InteractiveShell`` over the page's namespace; :class:`DisplayCapture` collects what
-``display()`` publishes; :func:`value_bundle` and :func:`best_output` choose what a value shows.
-"""
+"""A notebook cell's IPython semantics in a page's process, through IPython's own machinery."""
 
 from __future__ import annotations
 
@@ -59,7 +54,7 @@ def bind(namespace: dict[str, Any]) -> Any:
 
 
 def _quiet_profile() -> dict[str, Any]:
-    """Arguments that keep a shell out of ``~/.ipython``: no history, a temporary profile."""
+    """Keep the shell out of ``~/.ipython``: no history, a temporary profile."""
     import tempfile
 
     from IPython.core.profiledir import ProfileDir
@@ -131,7 +126,7 @@ class Shown(NamedTuple):
 
 class DisplayCapture:
     """While active, what ``display()`` publishes, in :attr:`shown`, each at ``tell()`` (how
-    much the cell printed); a matplotlib figure is recorded, not published."""
+    much the cell printed); a matplotlib figure is recorded."""
 
     def __init__(self, shell: Any, tell: Any = lambda: 0) -> None:
         self.shell = shell
@@ -168,8 +163,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
 def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
-    """The mimebundle a cell's last value shows as (``{}`` for a repr with a memory address,
-    which would differ in every build).
+    """The mimebundle a cell's last value shows as (``{}``: a repr with a memory address, which
+    would differ in every build).
 
     >>> class Table:
     ...     def _repr_html_(self):
