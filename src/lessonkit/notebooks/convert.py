@@ -4,27 +4,6 @@ A first raw cell of ``---`` YAML is the front matter; a code cell becomes a ``py
 with the options its tags (:data:`TAGS`) and ``lessonkit`` metadata mean. Stored outputs are
 never shown.
 
->>> from lessonkit.notebooks.site import code, markdown, notebook, raw
->>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
-...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
->>> made = convert(notebook(cells))
->>> print(made.text)
----
-title: Sums
----
-<BLANKLINE>
-# Sums
-<BLANKLINE>
-```python exec source="hide"
-x = 1 + 1
-print(x)
-```
-<BLANKLINE>
-Two is {{ x }}.
-<BLANKLINE>
->>> made.origins.lines[8], made.origins.lines[6]  # text line 9, print(x): cell 3, line 2
-((3, 2), (3, 0))
-
 nbformat and jupytext are imported only when a site has a notebook lesson (about 0.3 s).
 """
 

@@ -19,17 +19,7 @@ _LINKS = re.compile(rf"(?P<lead>\]\(\s*<?|^ {{0,3}}\[[^\]]+\]:\s*<?){_TARGET}", 
 
 def to_pages(markdown: str, page: str = "", notebooks: Collection[str] | None = None) -> str:
     """``markdown`` with each link to a notebook made a link to its page; with ``notebooks`` (the
-    notebook lessons' paths), only links from ``page`` to one of them (a download stays).
-
-    >>> to_pages("See [sums](sub/a.ipynb#Means-&-Medians) and [b](b.ipynb).\\n[c]: c.ipynb")
-    'See [sums](sub/a.md#means-medians) and [b](b.md).\\n[c]: c.md'
-    >>> to_pages("[a](a.ipynb#means-medians) [s](s.ipynb#Self-attention)")
-    '[a](a.md#means-medians) [s](s.md#self-attention)'
-    >>> to_pages("[web](https://host/x.ipynb)")
-    '[web](https://host/x.ipynb)'
-    >>> to_pages("[a](../a.ipynb) [b](b.ipynb)", "sub/c.md", {"a.ipynb"})
-    '[a](../a.md) [b](b.ipynb)'
-    """
+    notebook lessons' paths), only links from ``page`` to one of them (a download stays)."""
     if ".ipynb" not in markdown:
         return markdown
 

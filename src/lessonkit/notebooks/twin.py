@@ -62,15 +62,7 @@ def strip_outputs(file: Path) -> bool:
 
 
 def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = str) -> str:
-    """``lessonkit check``'s note naming the notebooks with stored outputs (``""``: none).
-
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.ipynb").write_text('{"cells": [{"execution_count": 1}]}')
-    >>> print(stored_outputs_note([folder / "a.ipynb"], lambda p: p.name))
-    note: 1 notebook carries stored outputs (a.ipynb): its page shows what the build computes, \
-not them; lessonkit strip removes them (smaller diffs)
-    """
+    """``lessonkit check``'s note naming the notebooks with stored outputs (``""``: none)."""
     found = [display(file) for file in files if file.suffix == ".ipynb" and _stored(file)]
     if not found:
         return ""

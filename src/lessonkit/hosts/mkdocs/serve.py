@@ -293,18 +293,7 @@ def merge(
     entries: list[dict], urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
 ) -> list[dict]:
     """``entries`` made whole: per page of ``urls``, this run's entries if ``converted``, else the
-    ``remembered`` ones (updated here); then other pages' entries; pages gone left out.
-
-    >>> old = {"a/": [{"location": "a/", "text": "old a"}], "b/": [{"location": "b/"}],
-    ...        "gone/": [{"location": "gone/"}]}
-    >>> new = [{"location": "a/", "text": "old a"}, {"location": "b/"}, {"location": "gone/"},
-    ...        {"location": "glossary/"}, {"location": "a/", "text": "new a"},
-    ...        {"location": "a/#x", "text": "new x"}, {"location": "glossary/"}]
-    >>> [e["location"] for e in merge(new, ["a/", "b/"], ["a/"], old)]
-    ['a/', 'a/#x', 'b/', 'glossary/']
-    >>> [e.get("text") for e in old["a/"]], sorted(old)
-    (['new a', 'new x'], ['a/', 'b/'])
-    """
+    ``remembered`` ones (updated here); then other pages' entries; pages gone left out."""
     by_page: dict[str, list[dict]] = {}
     for entry in entries:
         by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)

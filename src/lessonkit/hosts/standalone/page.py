@@ -27,15 +27,7 @@ from lessonkit.report.links import aside_html, page_report, token_headings
 def page_title(
     meta: Mapping[str, Any], toc: Iterable[Mapping[str, Any]], path: str, nav_title: str | None
 ) -> str:
-    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's.
-
-    >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md", None)
-    'Q&A'
-    >>> page_title({}, [], "index.md", None), page_title({}, [], "a/first_steps.md", None)
-    ('Home', 'First steps')
-    >>> page_title({"title": "A short history"}, [], "history.md", "History")
-    'History'
-    """
+    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's."""
     if nav_title:
         return nav_title
     if isinstance(meta.get("title"), str):

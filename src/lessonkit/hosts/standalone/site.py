@@ -1,10 +1,4 @@
-"""A lesson site as a host without plugins sees it.
-
->>> config = SiteConfig.of({"site_url": "https://o.github.io/r", "use_directory_urls": False},
-...                        Path("/site"), Settings())
->>> config.docs_dir, config.page_url("a/b.md"), config.canonical_url("a/b.html")
-(PosixPath('/site/docs'), 'a/b.html', 'https://o.github.io/r/a/b.html')
-"""
+"""A lesson site as a host without plugins sees it."""
 
 from __future__ import annotations
 
@@ -114,14 +108,7 @@ class SiteConfig:
 
 
 def nav_titles(nav: Iterable[Any]) -> dict[str, str]:
-    """The title of each page ``nav`` names (MkDocs' or Zensical's form).
-
-    >>> nav_titles([{"Home": "index.md"}, {"Part": ["a.md", {"B": "b/c.md"}]}])
-    {'index.md': 'Home', 'b/c.md': 'B'}
-    >>> nav_titles([{"title": "Part", "url": None, "children": [
-    ...     {"title": "B", "url": "b/c.md", "children": []}]}])
-    {'b/c.md': 'B'}
-    """
+    """The title of each page ``nav`` names (MkDocs' or Zensical's form)."""
     titles: dict[str, str] = {}
     for item in nav:
         if not isinstance(item, Mapping):

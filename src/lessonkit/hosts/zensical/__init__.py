@@ -3,14 +3,6 @@
 Zensical converts each page with a new ``Markdown`` in one process: this adds the page's
 features (:class:`~lessonkit.hosts.standalone.page.LessonPage`) and keeps the site's state;
 ``lessonkit prepare`` writes the site-level outputs before. Under another host it does nothing.
-
->>> from types import SimpleNamespace as NS
->>> md = NS(preprocessors={CONTEXT: NS(page=NS(path="a/b.md", url="a/b/"),
-...                                    config={"root_dir": "/site"})})
->>> page_context(md)[:3]
-('a/b.md', 'a/b/', PosixPath('/site'))
->>> page_context(NS(preprocessors={})) is None
-True
 """
 
 from __future__ import annotations
