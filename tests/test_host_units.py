@@ -5,12 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace as NS
 
+from lessonkit.core.page import Page as Lesson
 from lessonkit.core.settings import Settings
+from lessonkit.hosts import extension_name, missing_extensions
+from lessonkit.hosts.mkdocs.notebook_pages import nav_to_pages
 from lessonkit.hosts.mkdocs.serve import merge
-from lessonkit.hosts.standalone.page import page_title
+from lessonkit.hosts.standalone.page import as_written, page_title
 from lessonkit.hosts.standalone.records import Converted, Records
 from lessonkit.hosts.standalone.site import SiteConfig, nav_titles
 from lessonkit.hosts.zensical import CONTEXT, page_context
+from lessonkit.quiz import QuizExtension
 
 
 def test_a_dirty_rebuild_s_search_index_keeps_every_page_once() -> None:
@@ -72,3 +76,22 @@ def test_a_site_s_folders_and_urls_from_mkdocs_yml() -> None:
     assert config.docs_dir == Path("/site/docs")
     assert config.page_url("a/b.md") == "a/b.html"
     assert config.canonical_url("a/b.html") == "https://o.github.io/r/a/b.html"
+
+
+def test_lessonkit_adds_only_the_extensions_a_site_does_not_list() -> None:
+    assert extension_name("pymdownx.superfences") == "pymdownx.superfences"
+    assert extension_name(QuizExtension()) == "lessonkit.quiz"
+    listed = ["attr_list", "fenced_code"]
+    assert [extension_name(e) for e in missing_extensions(listed)] == ["lessonkit.quiz"]
+
+
+def test_a_page_is_as_written_whatever_its_newlines() -> None:
+    page = Lesson.from_text("---\ntitle: T\n---\n\n# T\n", "t.md")
+    assert as_written("\r\n# T\r\n", page)
+    assert not as_written("# U\n", page)
+
+
+def test_a_nav_entry_naming_a_notebook_names_its_page() -> None:
+    nav = ["a.ipynb", {"S": [{"B": "s/b.ipynb"}, "c.md"]}]
+    pages = {"a.ipynb": "a.md", "s/b.ipynb": "s/b.md"}
+    assert nav_to_pages(nav, pages) == ["a.md", {"S": [{"B": "s/b.md"}, "c.md"]}]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import linecache
 from pathlib import Path
 
 from lessonkit.notebooks.convert import convert
-from lessonkit.notebooks.expected import shown
-from lessonkit.notebooks.ipython import best_output, bind, value_bundle
+from lessonkit.notebooks.expected import expected, shown
+from lessonkit.notebooks.ipython import as_page, best_output, bind, value_bundle
+from lessonkit.notebooks.lesson import is_notebook
 from lessonkit.notebooks.links import to_pages
 from lessonkit.notebooks.site import code, markdown, notebook, raw
 from lessonkit.notebooks.twin import stored_outputs_note
@@ -83,3 +85,27 @@ def test_stored_outputs_are_one_note(tmp_path: Path) -> None:
         "note: 1 notebook carries stored outputs (a.ipynb): its page shows what the build "
         "computes, not them; lessonkit strip removes them (smaller diffs)"
     )
+
+
+def test_a_percent_script_is_a_notebook_only_with_its_header() -> None:
+    header = "# ---\n# jupyter:\n#   jupytext:\n#     format_name: percent\n"
+    assert is_notebook(Path("a.py"), header)
+    assert not is_notebook(Path("a.py"), "import numpy\n")
+
+
+def test_a_page_shows_the_best_output_it_can() -> None:
+    assert best_output({"text/plain": "df", "text/html": "<table/>"}) == ("text/html", "<table/>")
+    assert best_output({"application/vnd.jupyter.widget-view+json": {}}) is None
+    assert as_page("text/markdown", "*hi*") == ("markdown", "*hi*")
+    assert as_page("text/plain", "3") == ("text", "3")
+    png = base64.b64encode(bytes(16) + bytes([0, 0, 0, 4] * 2)).decode()
+    assert as_page("image/png", png)[1] == (
+        '<img class="lk-image" src="data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAQAAAAE" '
+        'alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
+    )
+
+
+def test_a_page_s_limits_are_never_the_expected_exception() -> None:
+    assert expected(ValueError("shapes"))
+    assert not expected(KeyboardInterrupt())
+    assert not expected(MemoryError())

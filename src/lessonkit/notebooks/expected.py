@@ -19,11 +19,7 @@ Place = tuple[str, int]  # a line as a reader knows it: ("Cell, line 2", 2)
 
 def expected(error: BaseException) -> bool:
     """Whether ``error`` may be a tagged cell's expected exception (not an exit, interrupt or
-    running out of memory).
-
-    >>> expected(ValueError("shapes")), expected(KeyboardInterrupt()), expected(MemoryError())
-    (True, False, False)
-    """
+    running out of memory)."""
     return isinstance(error, Exception) and not isinstance(error, MemoryError)
 
 

@@ -174,13 +174,7 @@ def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
 
 
 def best_output(bundle: dict[str, Any]) -> tuple[str, Any] | None:
-    """The (mime type, data) a page shows of ``bundle``: the first of :data:`PREFERENCE`.
-
-    >>> best_output({"text/plain": "df", "text/html": "<table/>"})
-    ('text/html', '<table/>')
-    >>> best_output({"application/vnd.jupyter.widget-view+json": {}}) is None
-    True
-    """
+    """The (mime type, data) a page shows of ``bundle``: the first of :data:`PREFERENCE`."""
     return next(((mime, bundle[mime]) for mime in PREFERENCE if mime in bundle), None)
 
 
@@ -195,14 +189,7 @@ def png_size(data: str | bytes) -> tuple[int, int]:
 
 
 def as_page(mime: str, data: Any, alt: str = "") -> tuple[str, str]:
-    """One output as the runner's output kinds show it; an image gets ``alt`` or a generated one.
-
-    >>> as_page("text/markdown", "*hi*"), as_page("text/plain", "3")
-    (('markdown', '*hi*'), ('text', '3'))
-    >>> as_page("image/png", base64.b64encode(bytes(16) + bytes([0, 0, 0, 4] * 2)).decode())[1]
-    '<img class="lk-image" src="data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAQAAAAE" \
-alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
-    """
+    """One output as the runner's output kinds show it; an image gets ``alt`` or a generated one."""
     if mime == "text/html":
         return "html", str(data)
     if mime == "text/markdown":

@@ -65,12 +65,7 @@ def adopt_notebooks(
 
 
 def nav_to_pages(nav: Any, pages: Mapping[str, str]) -> Any:
-    """``nav`` with each notebook lesson's source (``pages``: source -> page) its page.
-
-    >>> nav_to_pages(["a.ipynb", {"S": [{"B": "s/b.ipynb"}, "c.md"]}], {"a.ipynb": "a.md",
-    ...              "s/b.ipynb": "s/b.md"})
-    ['a.md', {'S': [{'B': 's/b.md'}, 'c.md']}]
-    """
+    """``nav`` with each notebook lesson's source (``pages``: source -> page) its page."""
     if isinstance(nav, str):
         return pages.get(nav.strip(), nav)
     if isinstance(nav, list):
