@@ -297,9 +297,12 @@ def test_each_tool_builds_the_corpus_unedited_with_its_own_configuration(
 
 
 def test_a_peer_not_installed_is_said_in_one_line_and_gets_no_column(
-    benchmark: ModuleType, capsys: pytest.CaptureFixture[str]
+    benchmark: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert benchmark.find_peers(["/no/such/python", sys.executable]) == []
+    bare = tmp_path / "python"  # a Python with neither peer: importlib.metadata finds nothing
+    bare.write_text("#!/bin/sh\nexit 1\n")
+    bare.chmod(0o755)
+    assert benchmark.find_peers(["/no/such/python", str(bare)]) == []
     said = capsys.readouterr().err.splitlines()
     assert [line.split()[0] for line in said] == ["mkdocs-jupyter", "jupyter-book"]
     assert all(

@@ -16,7 +16,7 @@ import yaml
 
 from lessonkit.checks.recipe import Context, check_text
 from lessonkit.cli import main
-from lessonkit.core.project import load_config
+from lessonkit.core.project import Project, load_config
 from lessonkit.notebooks.lesson import lesson_files
 from lessonkit.scaffold import ScaffoldError, add_to_nav
 
@@ -272,3 +272,18 @@ def test_console_script_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert "tests/broken/empty-value.md:3: error: empty inline value" in result.stdout
+
+
+def test_a_new_page_goes_last_in_its_nav_section_with_comments_kept() -> None:
+    config = "nav:\n  - Home: index.md\n  - Learning path:\n      - A: a.md\n  # the end\n"
+    assert add_to_nav(config, "Tokens: the basics", "tokens.md") == (
+        "nav:\n  - Home: index.md\n  - Learning path:\n      - A: a.md\n"
+        '      - "Tokens: the basics": tokens.md\n  # the end\n'
+    )
+
+
+def test_the_project_reads_its_docs_folder_and_glossary_option() -> None:
+    text = "docs_dir: lessons\nplugins:\n  - lessonkit:\n      glossary: ''\n"
+    project = Project.from_text(text, Path("/site/mkdocs.yml"))
+    assert project.docs_dir == Path("/site/lessons")
+    assert project.glossary is None and project.settings.glossary_page == "glossary.md"

@@ -14,7 +14,7 @@ from lessonkit.execute.program import EXEC_OPTIONS
 from lessonkit.glossary.checks import check as glossary_check
 from lessonkit.glossary.terms import parse
 from lessonkit.quiz import check as quiz_check
-from lessonkit.resources.cards import check_resources
+from lessonkit.resources import check_resources
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from lessonkit.checks.frontmatter import front_matter_problems
 from lessonkit.checks.recipe import check_text
 
 BOMB = "".join(
@@ -75,3 +76,10 @@ def test_a_page_has_at_most_fifty_resources() -> None:
     [found] = problems("resources:\n" + entry * 51)
     assert "a.md:4: error: resources has 51 entries, more than 50" in found
     assert problems("resources:\n" + entry * 50) == []
+
+
+def test_a_page_without_a_title_takes_its_first_h1_but_not_a_comment_in_code() -> None:
+    messages = [p.message for p in front_matter_problems({}, "Text.", "Text.")]
+    assert messages == ["the page has no title in its front matter"]
+    assert front_matter_problems({}, "# Title", "# Title") == []
+    assert len(front_matter_problems({}, "", "```python\n# a comment\n```\n")) == 1

@@ -24,10 +24,9 @@ import pytest
 
 from lessonkit.core.fences import mask_code
 from lessonkit.core.prepared import MANIFEST, prepared_notebooks
-from lessonkit.core.project import Project
+from lessonkit.core.project import Project, load_config
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.checks import _uses
-from lessonkit.hosts.standalone.prepare import load_config
 from lessonkit.hosts.standalone.site import Site, SiteConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +146,7 @@ def carried(page: str, lesson, result, terms: bool = True) -> dict[str, bool | N
 def features(host_sites) -> dict[str, dict[str, dict[str, bool | None]]]:
     """host -> page -> feature -> carried."""
     project, sites = host_sites
-    config = load_config(project / "mkdocs.yml")
+    config = load_config((project / "mkdocs.yml").read_text(encoding="utf-8"), resolve=True)
     config_file = project / "mkdocs.yml"
     settings = Project.from_text(config_file.read_text(encoding="utf-8"), config_file).settings
     site = Site(SiteConfig.of(config, project, settings))

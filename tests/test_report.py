@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace as Item
 from urllib.parse import parse_qs, urlsplit
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lessonkit.report.links import QUOTE_LIMIT, issue_url, page_report, shorten
+from lessonkit.report.links import (
+    QUOTE_LIMIT,
+    Report,
+    aside_html,
+    issue_url,
+    page_report,
+    section_headings,
+    shorten,
+    token_headings,
+)
 
 REPO = "https://github.com/lessonkit/lessonkit"
 PAGE = "https://lessonkit.github.io/lessonkit/transformers-and-attention/"
@@ -72,3 +82,28 @@ def test_shorten_never_exceeds_the_limit_and_keeps_short_text(text: str) -> None
     tidy = "\n".join(" ".join(line.split()) for line in text.splitlines() if line.split())
     if len(tidy) <= QUOTE_LIMIT:
         assert result == tidy
+
+
+def test_sections_are_the_level_2_headings_of_either_table_of_contents_unescaped() -> None:
+    toc = [
+        Item(level=1, id="t", title="T", children=[
+            Item(level=2, id="qa", title="Q&amp;A", children=[
+                Item(level=3, id="sub", title="Sub", children=[])])])
+    ]  # fmt: skip
+    assert list(section_headings(toc)) == [("qa", "Q&A")]
+    tokens = [
+        {"level": 1, "id": "t", "name": "T", "children": [
+            {"level": 2, "id": "qa", "name": "Q&amp;A", "children": []}]}
+    ]  # fmt: skip
+    assert list(token_headings(tokens)) == [("qa", "Q&A")]
+
+
+def test_the_aside_carries_its_links_escaped_for_a_single_quoted_attribute() -> None:
+    html = aside_html(Report("https://x/new?a=1&b=2", {"why": "https://x/new?s='w'"}))
+    assert html == (
+        '<aside class="lk-report" aria-label="Report a mistake" data-lk-report\n'
+        '       data-lk-sections=\'{"why": "https://x/new?s=\\u0027w\\u0027"}\'>\n'
+        "  <p>Spotted a mistake or something unclear?\n"
+        '    <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">'
+        "Report it on GitHub</a>.</p>\n</aside>"
+    )

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import yaml
 
-from lessonkit.resources.cards import check_resources, resources_html
+from lessonkit.resources import check_resources, resources_html
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,3 +64,25 @@ def test_missing_fields_and_bad_urls_are_reported() -> None:
     meta = {"resources": [{"kind": "Video", "title": "T", "url": "ftp://x"}]}
     messages = [p.message for p in check_resources(meta, "---\nresources:\n")]
     assert messages == ["resource 1 lacks author, note", "resource 1 url 'ftp://x' is not http(s)"]
+
+
+def test_a_card_is_a_list_item_with_kind_linked_title_author_and_note() -> None:
+    html = resources_html(
+        [
+            {
+                "kind": "Paper",
+                "title": "Attention Is All You Need",
+                "author": "Vaswani et al.",
+                "url": "https://arxiv.org/abs/1706.03762",
+                "note": "The original transformer paper.",
+            }
+        ]
+    )
+    assert html == (
+        '<ul class="lk-resources">\n'
+        '<li class="lk-resource lk-resource--paper"><span class="lk-resource__kind">Paper</span> '
+        '<a class="lk-resource__title" href="https://arxiv.org/abs/1706.03762" rel="external">'
+        'Attention Is All You Need<span class="lk-visually-hidden"> (another site)</span></a> '
+        '<span class="lk-resource__author">Vaswani et al.</span> '
+        '<span class="lk-resource__note">The original transformer paper.</span></li>\n</ul>'
+    )

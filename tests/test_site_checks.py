@@ -253,3 +253,13 @@ def test_a_page_listing_resources_has_the_go_deeper_sections_anchor() -> None:
     assert "resources" in text_ids(f"---\nresources:\n{entry}\n---\n# T\n").ids
     assert "resources" not in text_ids("---\nresources: []\n---\n# T\n").ids
     assert "resources" not in text_ids("# T\n").ids
+
+
+def test_a_sites_blocks_are_those_its_block_extensions_register_and_quiz() -> None:
+    setup = MarkdownSetup.of(["toc", "pymdownx.blocks.admonition", "lessonkit.quiz"], {})
+    assert sorted(setup.blocks)[:4] == ["admonition", "attention", "caution", "danger"]
+    assert setup.heading_ids
+    assert not MarkdownSetup.of(["toc"], {"toc": {"slugify": None}}).heading_ids
+    assert registered_blocks(["pymdownx.superfences", "lessonkit.quiz"], {}) == {"quiz"}
+    assert registered_blocks(["pymdownx.blocks.html"], {}) == {"html", "quiz"}
+    assert registered_blocks(["no.such.extension"], {}) is None

@@ -10,8 +10,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
-
 from lessonkit.checks.files import check_files, markdown_files, page_url, site_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of
 from lessonkit.core.prepared import prepared_files
@@ -41,18 +39,12 @@ def _project(config: str | None) -> Project | None:
         path = Path(config)
     where = _display(path)
     try:
-        return Project.from_text(path.read_text(encoding="utf-8"), path.resolve())
+        return Project.from_text(path.read_text(encoding="utf-8"), path.resolve(), where)
     except OSError as error:
         hint = f"name the site's {CONFIG_NAME} with -f"
         raise _error(f"cannot read it: {error.strerror or error}", hint, where) from None
     except UnicodeDecodeError as error:
         raise _error(f"cannot read it: {error}", "save it as UTF-8", where) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        line = mark.line + 1 if mark else None
-        hint = "fix the YAML there (MkDocs cannot read it either)"
-        raise _error(f"not valid YAML: {problem}", hint, where, line) from None
 
 
 def _error(message: str, hint: str, where: str, line: int | None = None) -> LessonError:

@@ -7,7 +7,7 @@ import pytest
 
 from lessonkit.core.problems import LessonError
 from lessonkit.glossary.extension import GlossaryExtension
-from lessonkit.glossary.page import used_term_ids
+from lessonkit.glossary.site import used_term_ids
 from lessonkit.glossary.terms import parse
 
 GLOSSARY = parse(

@@ -10,7 +10,7 @@ import pytest
 from lessonkit.checks.files import check_files
 from lessonkit.checks.recipe import Context, check_text
 from lessonkit.core.problems import LessonError
-from lessonkit.glossary.checks import check
+from lessonkit.glossary.checks import check, page_senses
 from lessonkit.glossary.terms import load, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,3 +139,11 @@ def test_the_old_left_to_right_definitions_would_be_caught(tmp_path: Path) -> No
         source = source_lines(problem.path)
         name = problem.message.split("'")[1]
         assert name[:4] in source[problem.line - 1].lower(), problem.format()  # query: queries
+
+
+def test_a_page_declares_senses_in_a_comment_of_lowercase_labels() -> None:
+    senses, problems = page_senses("# A\n<!-- glossary senses: causal, left-to-right -->\n")
+    assert (sorted(senses), problems) == (["causal", "left-to-right"], [])
+    assert [p.message for p in page_senses("<!-- glossary senses: Causal -->")[1]] == [
+        "sense 'Causal' in the page's senses marker must be lowercase words joined by hyphens"
+    ]

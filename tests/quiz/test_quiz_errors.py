@@ -131,3 +131,14 @@ def test_site_build_fails_with_file_line_and_message(stem: str, builds: dict[str
     assert text in stderr
     assert "hint:" in stderr
     assert "Traceback (most recent call last)" not in stderr
+
+
+def test_rendering_names_every_broken_quiz_of_the_page_at_once() -> None:
+    quiz = "/// quiz\nWhich?\n\n- [x] Yes.\n- [ ] No, {n}.\n///\n"
+    page = "\n".join(quiz.format(n=n) for n in ("first", "second"))
+    with pytest.raises(LessonError) as error:
+        render(page)
+    assert [(p.message, p.near) for p in error.value.problems] == [
+        ('wrong option "No, first." has no feedback', "- [ ] No, first."),
+        ('wrong option "No, second." has no feedback', "- [ ] No, second."),
+    ]

@@ -9,6 +9,7 @@ import markdown
 import pytest
 
 from lessonkit.quiz import QuizExtension, unseal
+from lessonkit.quiz.escape import escape_quizzes
 
 RE_SEAL = re.compile(r'<data class="lk-quiz__seal" value="([^"]+)"></data>')
 RE_ID = re.compile(r'<div class="lk-quiz" data-lk-quiz="\w+" id="(quiz-[0-9a-f]{8})">')
@@ -152,3 +153,32 @@ def test_a_quiz_in_an_admonition_is_escaped_too() -> None:
     html = render(source, "admonition")
     assert "<script>" not in html
     assert "A &lt;script&gt;x&lt;/script&gt; here." in html
+
+
+def test_each_tag_opening_less_than_in_a_quiz_is_escaped_and_code_and_links_are_kept() -> None:
+    page = [
+        "/// quiz",
+        "Is <b>this</b> bold? See `<b>` and <https://example.org>.",
+        "",
+        "- [x] No: <script>alert(1)</script>",
+        "- [ ] Yes </fieldset>",
+        "",
+        "    Not quite. 1 < 2, and <img src=x onerror=alert(1)>.",
+        "",
+        "        <b>indented code</b>",
+        "///",
+        "Outside: <b>kept</b>",
+    ]
+    assert escape_quizzes(page) == [
+        "/// quiz",
+        "Is &lt;b>this&lt;/b> bold? See `<b>` and <https://example.org>.",
+        "",
+        "- [x] No: &lt;script>alert(1)&lt;/script>",
+        "- [ ] Yes &lt;/fieldset>",
+        "",
+        "    Not quite. 1 < 2, and &lt;img src=x onerror=alert(1)>.",
+        "",
+        "        <b>indented code</b>",
+        "///",
+        "Outside: <b>kept</b>",
+    ]

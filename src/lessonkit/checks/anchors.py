@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,26 +33,20 @@ class Anchors:
     def __init__(self) -> None:
         self._ids: dict[Path, PageIds | None] = {}
 
-    def _cached(self, file: Path, read: Callable[[], str], separator: str) -> PageIds | None:
+    def of(self, file: Path, separator: str = "-", text: str | None = None) -> PageIds | None:
+        """The ids of the page in ``file`` (a notebook lesson: of the Markdown it stands for),
+        whose source is ``text`` when given; None if it cannot be read."""
         key = file.resolve()
         if self._ids.get(key) is None:
             try:
-                self._ids[key] = text_ids(read(), separator)
+                if text is None and file.suffix != ".md":
+                    text = read_lesson(file, file.name, str(file)).text
+                elif text is None:
+                    text = file.read_text(encoding="utf-8-sig")
+                self._ids[key] = text_ids(text, separator)
             except (OSError, UnicodeDecodeError, LessonError):
                 self._ids[key] = None
         return self._ids[key]
-
-    def of_file(self, file: Path, separator: str = "-") -> PageIds | None:
-        """The ids of the page in ``file`` (None if it cannot be read)."""
-        return self._cached(file, lambda: file.read_text(encoding="utf-8-sig"), separator)
-
-    def of_lesson(self, file: Path, separator: str = "-") -> PageIds | None:
-        """The ids of the notebook lesson in ``file``: those of the Markdown it stands for."""
-        return self._cached(file, lambda: read_lesson(file, file.name, str(file)).text, separator)
-
-    def of_text(self, file: Path, text: str, separator: str = "-") -> PageIds:
-        """The ids of the page ``file`` whose source is ``text`` (the page being checked)."""
-        return self._cached(file, lambda: text, separator) or PageIds(frozenset())
 
 
 def text_ids(text: str, separator: str = "-") -> PageIds:

@@ -16,8 +16,6 @@ from lessonkit.notebooks.lesson import lesson_pages, notebook_sources
 
 @dataclass
 class Context:
-    """What checking a page needs to know about the site it belongs to."""
-
     docs_dir: Path | None = None
     glossary: Glossary | None = None
     virtual_pages: frozenset[str] = frozenset()  # pages without a file (the glossary)

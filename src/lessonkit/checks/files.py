@@ -19,8 +19,6 @@ from lessonkit.notebooks.lesson import lesson_files, lesson_pages, nav_problems,
 
 @dataclass
 class Report:
-    """The outcome of checking some files."""
-
     files: int
     problems: list[Problem]
 

@@ -21,7 +21,7 @@ from lessonkit.core.source import (
     split_source,
     text_problem,
 )
-from lessonkit.resources.cards import check_resources
+from lessonkit.resources import check_resources
 
 _H1 = re.compile(r"^ {0,3}#[ \t]+\S|^ {0,3}[^\s#].*\n {0,3}=+[ \t]*$", re.MULTILINE)
 _MATERIAL = "hide icon status subtitle tags search social comments author authors date " + (
@@ -49,15 +49,7 @@ def front_matter_problems(
     meta: dict[str, Any], text: str, body: str = "", extra_keys: Iterable[str] = ()
 ) -> list[Problem]:
     """Every front matter problem; ``extra_keys``: the site's own keys. A page without a
-    ``title`` takes its first h1's (as MkDocs does).
-
-    >>> [p.message for p in front_matter_problems({}, "Text.", "Text.")]
-    ['the page has no title in its front matter']
-    >>> front_matter_problems({}, "# Title", "# Title")
-    []
-    >>> len(front_matter_problems({}, "", "```python\\n# a comment\\n```\\n"))
-    1
-    """
+    ``title`` takes its first h1's (as MkDocs does)."""
     if too_large := size_problems(meta, text):
         return too_large  # nothing else may copy a value that large
     problems = []

@@ -71,7 +71,7 @@ def _missing_anchor(target: str, text: str, file: Path, context: Context) -> tup
     if anchor.startswith(_UNCHECKED_IDS) or _external(page):
         return None
     if not page:
-        ids = context.anchors.of_text(file, text, context.markdown.separator)
+        ids = context.anchors.of(file, context.markdown.separator, text) or PageIds(frozenset())
     elif page.endswith(".md"):
         ids = _page_ids(unquote(page), file, context)
     else:
@@ -98,9 +98,9 @@ def _page_ids(page: str, file: Path, context: Context) -> PageIds | None:
         return None
     if not resolved.is_file():
         if (notebook := context.notebook_of(resolved)) is not None:
-            return context.anchors.of_lesson(notebook, context.markdown.separator)
+            return context.anchors.of(notebook, context.markdown.separator)
         return _virtual_ids(resolved, context)
-    return context.anchors.of_file(resolved, context.markdown.separator)
+    return context.anchors.of(resolved, context.markdown.separator)
 
 
 def _virtual_ids(resolved: Path, context: Context) -> PageIds | None:

@@ -1,12 +1,5 @@
-"""What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids.
-
-The build and ``lessonkit check`` read them from the same list, so they agree.
-
->>> setup = MarkdownSetup.of(["toc", "pymdownx.blocks.admonition", "lessonkit.quiz"], {})
->>> sorted(setup.blocks)[:4], setup.heading_ids
-(['admonition', 'attention', 'caution', 'danger'], True)
->>> MarkdownSetup.of(["toc"], {"toc": {"slugify": None}}).heading_ids
-False
+"""What a site's Markdown extensions mean for the checks: its ``///`` blocks, its heading ids
+(the build and ``lessonkit check`` read them from the same list, so they agree).
 """
 
 from __future__ import annotations
@@ -48,13 +41,6 @@ def registered_blocks(
 ) -> frozenset[str] | None:
     """The ``///`` block names the pymdown blocks among ``extensions`` register, ``quiz``
     always; None when an extension cannot be built.
-
-    >>> sorted(registered_blocks(["pymdownx.superfences", "lessonkit.quiz"], {}))
-    ['quiz']
-    >>> sorted(registered_blocks(["pymdownx.blocks.html"], {}))
-    ['html', 'quiz']
-    >>> registered_blocks(["no.such.extension"], {}) is None
-    True
     """
     md, extensions = Markdown(), list(extensions)
     try:
@@ -81,13 +67,16 @@ def registered_blocks(
     return frozenset(name.lower() for name in processor.blocks)
 
 
-def extensions_of(config: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
-    """The extension names and configs of a ``mkdocs.yml`` mapping, as MkDocs reads them.
+def extensions_of(
+    config: Mapping[str, Any], defaults: tuple[str, ...] = ("toc", "tables", "fenced_code")
+) -> tuple[list[str], dict[str, Any]]:
+    """The extension names and configs of a ``mkdocs.yml`` mapping, after the host's
+    ``defaults`` (MkDocs'; Zensical's are ``toc`` and ``tables``).
 
     >>> extensions_of({"markdown_extensions": ["admonition", {"toc": {"permalink": True}}]})
     (['toc', 'tables', 'fenced_code', 'admonition'], {'toc': {'permalink': True}})
     """
-    names, configs = ["toc", "tables", "fenced_code"], {}
+    names, configs = list(defaults), {}
     for name, options in entries(config.get("markdown_extensions")):
         if not isinstance(name, str):
             continue

@@ -1,6 +1,5 @@
-"""The one recipe of page checks, run by ``lessonkit check`` and every host's build.
-
-Nothing is executed: code is compiled; what only running it reveals is left to the build.
+"""The one recipe of page checks, run by ``lessonkit check`` and every host's build. Nothing
+is executed: code is compiled; what only running it reveals is left to the build.
 
 >>> text = "---\\ntitle: T\\ndescription: D\\n---\\n# T\\n\\n```python exec\\nx = (1,\\n```\\n"
 >>> print("\\n".join(p.format() for p in check_text(text, "t.md")))

@@ -64,7 +64,7 @@ def regions(lines: list[str], needle: str = "") -> list[Region]:
 
 
 def _children(region: Region) -> Iterator[Region]:
-    """The containers opened in ``region`` itself (not inside other containers)."""
+    """The containers opened in ``region`` itself (not in other containers)."""
     lines = [line.expandtabs(TAB_LENGTH) if "\t" in line else line for line in region.lines]
     code = fenced_lines(lines)
     index = 0

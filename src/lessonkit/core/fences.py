@@ -23,7 +23,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor
+
 TAB_LENGTH = 4  # Python-Markdown's default, which MkDocs keeps
+_BACKTICK = BacktickInlineProcessor(BACKTICK_RE)
 _OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})([^`]*)")  # indent, fence, info string
 
 
@@ -100,11 +103,8 @@ def _width(indent: str) -> int:
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each code span in the paragraph ``text``, backticks included.
-
-    As Python-Markdown 3.11 pairs them: a run of backticks not escaped opens a span that ends
-    at the next run as long, else at the longest shorter run; with neither, the run and as many
-    characters after it are literal text.
+    """``(start, end)`` of each code span in the paragraph ``text``, backticks included, found
+    by Python-Markdown's own pattern.
 
     >>> text = "a `b` c ``d ` e`` f \\\\`g` ```h`` i"
     >>> [text[s:e] for s, e in code_spans(text)]
@@ -113,38 +113,15 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     ([], [])
     """
     spans: list[tuple[int, int]] = []
-    position, length = 0, len(text)
-    literal_before = False  # is text[position - 1] literal text?
-    while (tick := text.find("`", position)) != -1:
-        escapes = tick
-        while escapes > position and text[escapes - 1] == "\\":
-            escapes -= 1
-        odd = (tick - escapes) % 2 == 1
-        if odd or (escapes == position and literal_before and text[position - 1] == "\\"):
-            position, literal_before = tick + 1, True  # an escaped backtick
-            continue
-        run_end = tick
-        while run_end < length and text[run_end] == "`":
-            run_end += 1
-        ticks, end, longest, longest_end = run_end - tick, None, 0, 0
-        other = text.find("`", run_end)
-        while other != -1:
-            other_end = other
-            while other_end < length and text[other_end] == "`":
-                other_end += 1
-            if other_end - other == ticks:
-                end = other_end
-                break
-            if other_end - other > longest:
-                longest, longest_end = other_end - other, other_end
-            other = text.find("`", other_end)
-        if end is None and 0 < longest < ticks:
-            end = longest_end
+    position = 0
+    while m := _BACKTICK.compiled_re.search(text, position):
+        begin = m.end() if m[1] else m.start()  # after escaped backslashes, a backtick run
+        start, end = _BACKTICK.find_code_spans(begin, text)
         if end is None:
-            position, literal_before = run_end + ticks, True
+            position = start
         else:
-            spans.append((tick, end))
-            position, literal_before = end, False
+            spans.append((begin, end + start - begin))
+            position = spans[-1][1]
     return spans
 
 

@@ -66,9 +66,7 @@ class Page:
     """One lesson's source and what lessonkit reads from it (each part computed once).
 
     ``path``: in the docs folder (``a/b.md``); ``where``: as messages name it (``docs/a/b.md``);
-    ``file``: on disk, when there is one; ``notes``: what reading the source found, checked
-    with the page's own problems; ``offset``: the front matter's lines; ``front_matter``: its
-    YAML unread (None without)."""
+    ``notes``: what reading the source found; ``offset``: the front matter's lines."""
 
     def __init__(
         self,
@@ -79,8 +77,7 @@ class Page:
         origins: Origins | None = None,
         notes: list[Problem] | None = None,
     ) -> None:
-        self.text, self.path, self.where, self.file = text, path, where, file
-        self.origins = origins
+        self.text, self.path, self.where, self.file, self.origins = text, path, where, file, origins
         self.notes: list[Problem] = notes if notes is not None else []
         split = split_source(text)
         self.offset, self.front_matter = split.offset, split.front_matter
@@ -88,7 +85,6 @@ class Page:
 
     @property
     def body(self) -> str:
-        """The Markdown after the front matter."""
         return self.text[self._body_at :]
 
     @classmethod
@@ -144,7 +140,6 @@ class Page:
             raise LessonError(self.place_all(error.problems, body=False)) from None
 
     def problem(self, message: str, line: int | None = None, hint: str = "") -> Problem:
-        """A problem at file line ``line`` of this page."""
         return Problem(message, line, hint, path=self.where)
 
     def place(self, problem: Problem, body: bool = True) -> Problem:

@@ -1,7 +1,6 @@
-"""The files ``lessonkit prepare`` wrote in docs/, proved by a mark each carries.
-
-The mark is ``lessonkit-prepare`` and the sha256 of the file with that digest zeroed: an author's
-file, or one they edited, is never prepare's; no path comes from the manifest.
+"""The files ``lessonkit prepare`` wrote in docs/, proved by a mark each carries:
+``lessonkit-prepare`` and the sha256 of the file with that digest zeroed. An author's file, or
+one they edited, is never prepare's; no path comes from the manifest.
 """
 
 from __future__ import annotations

@@ -7,10 +7,9 @@ from typing import Literal, NamedTuple
 
 
 class Problem(NamedTuple):
-    """One problem in a lesson source; ``line`` is 1-based in the text that was checked.
-
-    ``details``: lines shown under the message (a traceback); ``near``: text on the problem's
-    line when its number is unknown (:meth:`lessonkit.core.page.Page.place` finds it)."""
+    """One problem in a lesson source; ``line`` is 1-based in the text that was checked;
+    ``details``: lines shown under the message; ``near``: text on its line when the line is
+    unknown (:meth:`lessonkit.core.page.Page.place` finds it)."""
 
     message: str
     line: int | None = None

@@ -24,8 +24,7 @@ DEFAULT_GLOSSARY = "glossary.yml"
 
 
 class Option(NamedTuple):
-    """One option: its name, default, accepted types, what it does, choices, and whether
-    ``None`` means "not set"."""
+    """One option; ``nullable``: whether ``None`` means "not set"."""
 
     name: str
     default: Any
@@ -45,7 +44,7 @@ def _option(default: Any, help: str, types: tuple[type, ...], **more: Any) -> An
 
 
 class Settings(NamedTuple):
-    """The options of one site, defaults filled in."""
+    """A site's options, defaults filled in."""
 
     assets_dir: str = _option(
         "assets/lessonkit",
@@ -116,15 +115,12 @@ class Settings(NamedTuple):
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], where: str = "mkdocs.yml") -> Settings:
-        """Validate ``options`` (the plugin's mapping in ``mkdocs.yml``) and fill in defaults."""
+        """Validate the plugin's options in ``mkdocs.yml``; fill in defaults."""
         known = {o.name: o for o in OPTIONS}
         problems = [_unknown(name, where) for name in options if name not in known]
-        values = {}
-        for name, value in options.items():
-            if name in known:
-                problem = _invalid(known[name], value, where)
-                problems += [problem] if problem else []
-                values[name] = value
+        values = {name: value for name, value in options.items() if name in known}
+        invalid = (_invalid(known[name], value, where) for name, value in values.items())
+        problems += [problem for problem in invalid if problem]
         if problems:
             raise LessonError(problems)
         return cls(**values)

@@ -1,7 +1,5 @@
-"""Which links lessonkit may write: the one rule for every URL an author hands it.
-
-Safe: a relative URL, ``http``, ``https`` and ``mailto``, the scheme read as a browser reads it
-(whitespace and control characters skipped, any letter case).
+"""Which links lessonkit may write: a relative URL, ``http``, ``https`` and ``mailto``, the
+scheme read as a browser reads it (whitespace and control characters skipped, any case).
 
 >>> [unsafe_scheme(u) for u in ("https://x.org", "../a/#b", "mailto:me@x.org", "a:b/c")]
 [None, None, None, 'a']

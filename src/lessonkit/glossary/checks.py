@@ -16,10 +16,8 @@ from lessonkit.core.fences import mask_code
 from lessonkit.core.problems import Problem
 from lessonkit.glossary.terms import SENSE_RE, Glossary, Term
 
-MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"
-"""``[[term]]``, ``[[term|shown text]]``, ``[[!text]]``."""
-BLANK_LINE = re.compile(r"\n[ \t]*\n")
-"""A mark, like any inline Markdown, never crosses one."""
+MARK_RE = r"\[\[(!?)([^\[\]|]+?)(?:\|([^\[\]|]+?))?\]\]"  # [[term]], [[term|shown]], [[!text]]
+BLANK_LINE = re.compile(r"\n[ \t]*\n")  # a mark, like any inline Markdown, never crosses one
 SENSES_RE = re.compile(r"<!--\s*glossary senses:(?P<labels>.*?)-->", re.DOTALL)
 
 
@@ -75,39 +73,27 @@ def lines_of(text: str) -> Callable[[int], int]:
 
 
 def page_senses(text: str) -> tuple[set[str], list[Problem]]:
-    """The senses a page's markers declare (code already masked), and problems with them.
-
-    >>> senses, problems = page_senses("# A\\n<!-- glossary senses: causal, left-to-right -->\\n")
-    >>> sorted(senses), problems
-    (['causal', 'left-to-right'], [])
-    >>> [p.message for p in page_senses("<!-- glossary senses: Causal -->")[1]]
-    ["sense 'Causal' in the page's senses marker must be lowercase words joined by hyphens"]
-    """
+    """The senses a page's markers declare (code already masked), and problems with them."""
     senses: set[str] = set()
     problems = []
     line_of = lines_of(text)
     for m in SENSES_RE.finditer(text):
+        line = line_of(m.start())
         labels = [w for w in re.split(r"[\s,]+", m["labels"]) if w]
         if not labels:
-            problems.append(
-                Problem(
-                    "the page's senses marker names no sense",
-                    line_of(m.start()),
-                    hint="write <!-- glossary senses: causal --> (comma-separated for more)",
-                )
+            hint = "write <!-- glossary senses: causal --> (comma-separated for more)"
+            problems.append(Problem("the page's senses marker names no sense", line, hint))
+        senses.update(label for label in labels if SENSE_RE.match(label))
+        problems += [
+            Problem(
+                f"sense '{label}' in the page's senses marker must be lowercase words joined by "
+                "hyphens",
+                line,
+                hint="e.g. <!-- glossary senses: causal, left-to-right -->",
             )
-        for label in labels:
-            if SENSE_RE.match(label):
-                senses.add(label)
-            else:
-                problems.append(
-                    Problem(
-                        f"sense '{label}' in the page's senses marker must be lowercase words "
-                        "joined by hyphens",
-                        line_of(m.start()),
-                        hint="e.g. <!-- glossary senses: causal, left-to-right -->",
-                    )
-                )
+            for label in labels
+            if not SENSE_RE.match(label)
+        ]
     return senses, problems
 
 

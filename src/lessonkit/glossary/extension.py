@@ -3,16 +3,6 @@
 ``[[term]]`` forces a link, ``[[term|shown]]`` shows other words, ``[[!word]]`` links nothing;
 code, headings, links and elements of class ``lk-no-glossary`` are never linked. A "Words on this
 page (N)" box follows the lead paragraph.
-
->>> import markdown
->>> from lessonkit.glossary.terms import Glossary, Term
->>> g = Glossary([Term("token", "A piece of text.")])
->>> html = markdown.markdown("Text becomes tokens.", extensions=[GlossaryExtension(glossary=g,
-...     href="g.html#{id}", words_box=False)])
->>> print(html)
-<p>Text becomes <span class="lk-term"><a aria-describedby="lk-tip-token" class="lk-term__link" \
-data-lk-term="token" href="g.html#token">tokens</a><span class="lk-term__tip" id="lk-tip-token" \
-role="tooltip">A piece of text.</span></span>.</p>
 """
 
 from __future__ import annotations
@@ -36,10 +26,9 @@ SKIP_TAGS = frozenset(
     | {"svg", "textarea", "select", "label", "h1", "h2", "h3", "h4", "h5", "h6"}
     | {"table"}  # Material scrolls tables in an overflow box, which would clip a tooltip
 )
-SKIP_CLASSES = frozenset(
+SKIP_CLASSES = frozenset(  # a quiz gets no links: a definition could give its answer away
     {"admonition-title", "arithmatex", "lk-term", "lk-words", "lk-no-glossary", "lk-quiz"}
 )
-"""A quiz gets no links: a definition could give its answer away."""
 MARKER = "data-lk-glossary"
 
 
@@ -71,9 +60,7 @@ class _TermTreeprocessor(Treeprocessor):
 
     def __init__(self, md: Markdown, glossary: Glossary, href: str, words_box: bool) -> None:
         super().__init__(md)
-        self.glossary = glossary
-        self.href = href
-        self.words_box = words_box
+        self.glossary, self.href, self.words_box = glossary, href, words_box
 
     def run(self, root: etree.Element) -> None:
         items: list[tuple[str, etree.Element, etree.Element | None]] = []
@@ -118,7 +105,7 @@ class _TermTreeprocessor(Treeprocessor):
                 items.append(("tail", child, parent))
 
     def _splice(self, el, kind, parent, text, matches, tips: _TipIds) -> None:
-        """Replace each match in ``el``'s text (or tail) with a term element."""
+        """Replace each match in ``el``'s text (or tail) by a term element."""
         new = []
         for i, match in enumerate(matches):
             term_el = etree.Element("span")

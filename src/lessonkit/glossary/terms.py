@@ -167,22 +167,11 @@ class Glossary:
         return self._by_id[term_id]
 
     def lookup(self, text: str) -> Term | None:
-        """The term one of whose forms is ``text`` (any case), ambiguous forms included.
-
-        >>> g = Glossary([Term("token", "A piece of text.")])
-        >>> g.lookup("Tokens").id, g.lookup("tokenizer")
-        ('token', None)
-        """
+        """The term one of whose forms is ``text`` (any case), ambiguous forms included."""
         return self._by_form.get(normalize(text))
 
     def find(self, text: str) -> Iterator[Match]:
-        """Every automatically linkable term in ``text``, left to right, longest form first.
-
-        >>> g = Glossary([Term("attention", "x."), Term("attention weights", "y."),
-        ...               Term("weights", "z.", ambiguous=("weights",))])
-        >>> [(m.term.id, m.text) for m in g.find("Attention weights, attention and weights.")]
-        [('attention-weights', 'Attention weights'), ('attention', 'attention')]
-        """
+        """Every automatically linkable term in ``text``, left to right, longest form first."""
         if self._pattern is None:
             return
         for m in self._pattern.finditer(text):
@@ -222,25 +211,21 @@ class _Entry:
 
 
 def _strings(node: Node, key: str, problems: list[Problem]) -> list[tuple[str, int]]:
-    """A YAML list of strings, each with its line; problems for anything else."""
+    """A YAML list of strings, each with its line."""
     if not isinstance(node, SequenceNode):
-        problems.append(
-            Problem(f"'{key}' must be a list", _line(node), hint=f"write {key}: [first, second]")
-        )
+        hint = f"write {key}: [first, second]"
+        problems.append(Problem(f"'{key}' must be a list", _line(node), hint))
         return []
     items = []
     for item in node.value:
         if isinstance(item, ScalarNode) and item.value.strip():
             items.append((" ".join(item.value.split()), _line(item)))
         else:
-            problems.append(
-                Problem(f"each entry of '{key}' must be non-empty text", _line(item), hint="")
-            )
+            problems.append(Problem(f"each entry of '{key}' must be non-empty text", _line(item)))
     return items
 
 
 def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
-    """One YAML entry with the lines of its fields; problems for what is malformed."""
     if not isinstance(node, MappingNode):
         hint = "start the entry with '- term: name' and indent 'definition:' under it"
         problems.append(Problem("each glossary entry must be a mapping", _line(node), hint))
@@ -250,9 +235,8 @@ def _entry(node: Node, problems: list[Problem]) -> _Entry | None:
     for key_node, value_node in node.value:
         key, line = str(key_node.value), _line(key_node)
         if key in seen:
-            problems.append(
-                Problem(f"'{key}' is given twice in one entry (first at line {seen[key]})", line)
-            )
+            message = f"'{key}' is given twice in one entry (first at line {seen[key]})"
+            problems.append(Problem(message, line))
             continue
         seen[key] = line
         if key not in FIELDS:
@@ -313,7 +297,6 @@ def parse(text: str, path: str = "glossary.yml") -> Glossary:
 
 
 def _compose(text: str, path: str) -> Node | None:
-    """The YAML node tree of ``text`` (None if empty); a LessonError for invalid YAML."""
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
@@ -328,7 +311,6 @@ def _compose(text: str, path: str) -> Node | None:
 
 
 def _entry_nodes(root: Node | None, path: str) -> list[Node]:
-    """The entries of the glossary's top-level list; a LessonError if it is not a non-empty list."""
     if isinstance(root, SequenceNode) and root.value:
         return root.value
     message = "the glossary must be a non-empty YAML list of terms"
@@ -358,15 +340,11 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
         for form, form_line in [(name, entry.line), *entry.items("aliases")]
         if not NAME_RE.match(form)
     ]
-    bad_id = [
-        Problem(
-            f"term '{name}' has id '{term_id}', which can't be an anchor",
-            entry.lines.get("id", entry.line),
-            hint="use lowercase letters, digits and single hyphens, e.g. kv-cache",
-        )
-    ]
-    if ID_RE.match(term_id):
-        bad_id = []
+    bad_id = []
+    if not ID_RE.match(term_id):
+        message = f"term '{name}' has id '{term_id}', which can't be an anchor"
+        hint = "use lowercase letters, digits and single hyphens, e.g. kv-cache"
+        bad_id = [Problem(message, entry.lines.get("id", entry.line), hint)]
     bad_senses = [
         Problem(
             f"sense '{label}' must be lowercase words joined by hyphens",
@@ -396,36 +374,26 @@ def _term(entry: _Entry, problems: list[Problem]) -> Term | None:
 
 
 def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
-    """Ids and forms used twice (a duplicate id's forms are left out); unknown related terms;
-    stray ambiguous forms."""
+    """Ids and forms used twice; unknown related terms; stray ambiguous forms."""
     problems: list[Problem] = []
     ids: dict[str, Term] = {}
     written: dict[str, tuple[Term, int]] = {}  # a normalized form -> the first term and line
     for term, entry in raw:
         if term.id in ids:
             first = ids[term.id]
-            problems.append(
-                Problem(
-                    f"duplicate term '{term.name}': id '{term.id}' is already used by "
-                    f"'{first.name}' at line {first.line}",
-                    term.line,
-                    hint="merge the two entries, or give one of them another name",
-                )
-            )
+            message = f"duplicate term '{term.name}': id '{term.id}' is already used by "
+            message += f"'{first.name}' at line {first.line}"
+            hint = "merge the two entries, or give one of them another name"
+            problems.append(Problem(message, term.line, hint))
             continue
         ids[term.id] = term
         for form, line in [(term.name, term.line), *entry.items("aliases")]:
             key = normalize(form)
             if key in written and written[key][0] is not term:
                 other, other_line = written[key]
-                problems.append(
-                    Problem(
-                        f"duplicate term or alias '{form}': already used by '{other.name}' "
-                        f"at line {other_line}",
-                        line,
-                        hint="each name or alias may belong to one term only",
-                    )
-                )
+                message = f"duplicate term or alias '{form}': already used by '{other.name}' "
+                hint = "each name or alias may belong to one term only"
+                problems.append(Problem(message + f"at line {other_line}", line, hint))
             written.setdefault(key, (term, line))
     names = {normalize(t.name): t for t, _ in raw}
     for term, entry in raw:
@@ -453,7 +421,7 @@ def _cross_check(raw: list[tuple[Term, _Entry]]) -> list[Problem]:
 
 
 def load(path: str | Path, display_path: str | None = None) -> Glossary:
-    """Read and validate a glossary file; problems name ``display_path`` (default: ``path``)."""
+    """Read and validate a glossary file, named ``display_path`` in problems."""
     return parse(Path(path).read_text(encoding="utf-8"), display_path or str(path))
 
 

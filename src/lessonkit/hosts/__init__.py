@@ -1,6 +1,5 @@
 """Host adapters, which only wire: :mod:`.mkdocs` (MkDocs, ProperDocs), :mod:`.zensical`, and
-:mod:`.standalone` (any host without plugins: one page's features as an extension, ``lessonkit
-prepare`` for the site-level outputs)."""
+:mod:`.standalone` (any host without plugins)."""
 
 from __future__ import annotations
 
@@ -10,22 +9,13 @@ from markdown import Extension
 
 
 def extension_name(extension: str | Extension) -> str:
-    """How a site names an extension it lists: its dotted name, or its instance's module.
-
-    >>> from lessonkit.quiz import QuizExtension
-    >>> extension_name("pymdownx.superfences"), extension_name(QuizExtension())
-    ('pymdownx.superfences', 'lessonkit.quiz')
-    """
+    """How a site names an extension it lists: its dotted name, or its instance's module."""
     return extension if isinstance(extension, str) else type(extension).__module__
 
 
 def missing_extensions(listed: Iterable[str | Extension]) -> list[str | Extension]:
-    """What lessonkit's features render with that the site does not list (its quiz,
-    fenced code, attribute lists); a listed one keeps the site's settings.
-
-    >>> [extension_name(e) for e in missing_extensions(["attr_list", "fenced_code"])]
-    ['lessonkit.quiz']
-    """
+    """What lessonkit's features render with that the site does not list (a listed one keeps
+    the site's settings)."""
     from lessonkit.quiz import QuizExtension
 
     names = {extension_name(e) for e in listed}

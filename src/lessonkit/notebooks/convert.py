@@ -1,29 +1,8 @@
 """A notebook (``.ipynb``, or a jupytext percent script) as the lesson Markdown it stands for.
 
 A first raw cell of ``---`` YAML is the front matter; a code cell becomes a ``python exec`` block
-with the options its tags (:data:`TAGS`) and ``lessonkit`` metadata mean; ``origins`` map each
-line back to its cell and line. Stored outputs are never shown.
-
->>> from lessonkit.notebooks.site import code, markdown, notebook, raw
->>> cells = [raw("---\\ntitle: Sums\\n---"), markdown("# Sums"), code("x = 1 + 1\\nprint(x)",
-...          tags=["hide-input"]), markdown("Two is {{ x }}.")]
->>> made = convert(notebook(cells))
->>> print(made.text)
----
-title: Sums
----
-<BLANKLINE>
-# Sums
-<BLANKLINE>
-```python exec source="hide"
-x = 1 + 1
-print(x)
-```
-<BLANKLINE>
-Two is {{ x }}.
-<BLANKLINE>
->>> made.origins.lines[8], made.origins.lines[6]  # text line 9, print(x): cell 3, line 2
-((3, 2), (3, 0))
+with the options its tags (:data:`TAGS`) and ``lessonkit`` metadata mean. Stored outputs are
+never shown.
 
 nbformat and jupytext are imported only when a site has a notebook lesson (about 0.3 s).
 """
@@ -75,7 +54,7 @@ JUPYTER_METADATA = {"source_hidden": {"source": "hide"}, "outputs_hidden": {"out
 
 def parse(text: str, where: str, *, percent: bool = False) -> dict[str, Any]:
     """The notebook in ``text`` (``.ipynb`` JSON, or a percent script), checked against nbformat
-    4's schema; LessonError naming ``where`` when it cannot be read (tests/broken/notebooks/)."""
+    4's schema; LessonError naming ``where`` when it cannot be read."""
     if percent:
         return _read_script(text, where)
     try:
@@ -101,7 +80,6 @@ _SCRIPT_HINT = (
 
 
 def _read_script(text: str, where: str) -> dict[str, Any]:
-    """A percent script as a notebook; LessonError at the line jupytext cannot read."""
     import jupytext
 
     lines = text.split("\n")
@@ -132,7 +110,7 @@ def _header_end(lines: list[str], first: int) -> int | None:
 
 
 def _refused_at(lines: list[str]) -> int:
-    """The file line of the first cell from which on jupytext refuses the script."""
+    """The file line of the first cell jupytext refuses."""
     import jupytext
 
     markers = [n for n, line in enumerate(lines) if _MARKER.match(line)]
@@ -145,7 +123,7 @@ def _refused_at(lines: list[str]) -> int:
 
 
 def _validate(data: dict[str, Any], where: str) -> None:
-    """nbformat's own schema check; its first error, at the cell it is in."""
+    """nbformat's schema check; its first error at its cell."""
     import nbformat
     from nbformat.warnings import MissingIDFieldWarning
 
@@ -166,20 +144,20 @@ def _validate(data: dict[str, Any], where: str) -> None:
 
 @dataclass
 class Made:
-    """A notebook's lesson Markdown, where each line comes from, and what converting found."""
+    """A notebook's lesson Markdown, each line's (cell, line), and what converting found."""
 
     text: str
     origins: Origins
     problems: list[tuple[int, Problem]] = field(default_factory=list)  # (cell, problem)
 
     def placed(self, where: str) -> list[Problem]:
-        """The problems in the notebook ``where``: ``where:cell N`` (cell 0: a file line)."""
+        """The problems, at ``where:cell N`` (cell 0: a file line)."""
         return [
             problem.at(f"{where}:cell {cell}" if cell else where) for cell, problem in self.problems
         ]
 
     def in_script(self, starts: list[int]) -> Made:
-        """The same, each line placed in the script whose cell ``n`` begins at ``starts[n - 1]``."""
+        """The same, placed in the script whose cell ``n`` begins at ``starts[n - 1]``."""
 
         def line(cell: int, within: int) -> int:
             return starts[cell - 1] + within - 1 if within else max(starts[cell - 1] - 1, 1)
@@ -193,8 +171,8 @@ _MARKER = re.compile(r"# %%(?:\s|$)")  # a percent cell marker: # %%, # %% [mark
 
 
 def script_starts(text: str, nb: Mapping[str, Any]) -> list[int] | None:
-    """The file line each cell of ``nb`` begins at in the percent script ``text``; None
-    when cells and markers do not pair up (then problems name cells).
+    """The file line each cell of ``nb`` begins at in the percent script ``text`` (None: cells
+    and markers do not pair up).
 
     >>> script = "# ---\\n# title: T\\n# ---\\n\\n# %% [markdown]\\n# Hi\\n\\n# %%\\nx = 1\\n"
     >>> script_starts(script, {"cells": [{"cell_type": "raw"}, {}, {}]})
@@ -267,7 +245,7 @@ _ATTACHMENT = re.compile(r"attachment:([^\s)\"'>]+)")  # Jupyter's pasted images
 
 
 def _attached(text: str, attachments: Mapping[str, Any], problem: Any) -> str:
-    """``text`` with each ``attachment:NAME`` link made a data URL of the attached image."""
+    """``text`` with each ``attachment:NAME`` link a data URL of the attached image."""
 
     def data_url(m: re.Match[str]) -> str:
         from urllib.parse import unquote
@@ -304,8 +282,8 @@ def _longest_backticks(text: str) -> int:
 
 
 def _cell_options(cell: Mapping[str, Any], problem: Any) -> tuple[list[str], dict[str, str], bool]:
-    """A cell's tags, the block options they and its metadata mean, and whether it is not
-    run; ``problem(message, hint)`` hears of each tag or key that means nothing here."""
+    """A cell's tags, the block options they and its metadata mean, and whether it is not run;
+    ``problem(message, hint)`` hears of each tag or key that means nothing here."""
     metadata = cell.get("metadata") or {}
     tags = [str(t) for t in metadata.get("tags") or []]
     options: dict[str, str] = {}
@@ -354,7 +332,6 @@ _METADATA_HINT = (
 
 
 def _written(options: Mapping[str, str]) -> list[str]:
-    """Block options as a fence writes them, in a stable order."""
     return [
         f'{name}="{value}"' if not set(value) & set('"\\') else f"{name}={shlex.quote(value)}"
         for name, value in sorted(options.items())

@@ -19,11 +19,7 @@ Place = tuple[str, int]  # a line as a reader knows it: ("Cell, line 2", 2)
 
 def expected(error: BaseException) -> bool:
     """Whether ``error`` may be a tagged cell's expected exception (not an exit, interrupt or
-    running out of memory).
-
-    >>> expected(ValueError("shapes")), expected(KeyboardInterrupt()), expected(MemoryError())
-    (True, False, False)
-    """
+    running out of memory)."""
     return isinstance(error, Exception) and not isinstance(error, MemoryError)
 
 
@@ -31,25 +27,7 @@ def shown(
     error: BaseException, path: str, place: Callable[[int], Place] = lambda n: (f"line {n}", n)
 ) -> str:
     """``error`` as Jupyter shows it, cut to the frames of the page's own code (file ``path``);
-    ``place(line)`` names a line as the reader knows it.
-
-    >>> import linecache
-    >>> source = "def half(n):\\n    return n / 0\\nhalf(4)\\n"
-    >>> linecache.cache["page.md"] = (len(source), None, source.splitlines(True), "page.md")
-    >>> try:
-    ...     exec(compile(source, "page.md", "exec"), {})
-    ... except ZeroDivisionError as error:
-    ...     print(shown(error, "page.md"))  # doctest: +NORMALIZE_WHITESPACE
-    ---------------------------------------------------------------------------
-    ZeroDivisionError                         Traceback (most recent call last)
-    line 3
-    ----> 3 half(4)
-    <BLANKLINE>
-    line 2, in half
-    ----> 2 return n / 0
-    <BLANKLINE>
-    ZeroDivisionError: division by zero
-    """
+    ``place(line)`` names a line as the reader knows it."""
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
     lines = [RULE, f"{type(error).__name__:<42}Traceback (most recent call last)"]
     for frame in frames:

@@ -1,9 +1,4 @@
-"""A notebook cell's IPython semantics in a page's process, through IPython's own machinery.
-
-:func:`prepare_cell` turns IPython syntax into Python line for line; :func:`bind` makes the
-process's ``InteractiveShell`` over the page's namespace; :class:`DisplayCapture` collects what
-``display()`` publishes; :func:`value_bundle` and :func:`best_output` choose what a value shows.
-"""
+"""A notebook cell's IPython semantics in a page's process, through IPython's own machinery."""
 
 from __future__ import annotations
 
@@ -59,7 +54,7 @@ def bind(namespace: dict[str, Any]) -> Any:
 
 
 def _quiet_profile() -> dict[str, Any]:
-    """Arguments that keep a shell out of ``~/.ipython``: no history, a temporary profile."""
+    """Keep the shell out of ``~/.ipython``: no history, a temporary profile."""
     import tempfile
 
     from IPython.core.profiledir import ProfileDir
@@ -131,7 +126,7 @@ class Shown(NamedTuple):
 
 class DisplayCapture:
     """While active, what ``display()`` publishes, in :attr:`shown`, each at ``tell()`` (how
-    much the cell printed); a matplotlib figure is recorded, not published."""
+    much the cell printed); a matplotlib figure is recorded."""
 
     def __init__(self, shell: Any, tell: Any = lambda: 0) -> None:
         self.shell = shell
@@ -168,17 +163,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
 
 def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
-    """The mimebundle a cell's last value shows as (``{}`` for a repr with a memory address,
-    which would differ in every build).
-
-    >>> class Table:
-    ...     def _repr_html_(self):
-    ...         return "<table></table>"
-    >>> best_output(value_bundle(bind({}), Table()))
-    ('text/html', '<table></table>')
-    >>> value_bundle(bind({}), object())
-    {}
-    """
+    """The mimebundle a cell's last value shows as (``{}``: a repr with a memory address, which
+    would differ in every build)."""
     if value is None:
         return {}
     bundle, _ = shell.display_formatter.format(value)
@@ -188,13 +174,7 @@ def value_bundle(shell: Any, value: Any) -> dict[str, Any]:
 
 
 def best_output(bundle: dict[str, Any]) -> tuple[str, Any] | None:
-    """The (mime type, data) a page shows of ``bundle``: the first of :data:`PREFERENCE`.
-
-    >>> best_output({"text/plain": "df", "text/html": "<table/>"})
-    ('text/html', '<table/>')
-    >>> best_output({"application/vnd.jupyter.widget-view+json": {}}) is None
-    True
-    """
+    """The (mime type, data) a page shows of ``bundle``: the first of :data:`PREFERENCE`."""
     return next(((mime, bundle[mime]) for mime in PREFERENCE if mime in bundle), None)
 
 
@@ -209,14 +189,7 @@ def png_size(data: str | bytes) -> tuple[int, int]:
 
 
 def as_page(mime: str, data: Any, alt: str = "") -> tuple[str, str]:
-    """One output as the runner's output kinds show it; an image gets ``alt`` or a generated one.
-
-    >>> as_page("text/markdown", "*hi*"), as_page("text/plain", "3")
-    (('markdown', '*hi*'), ('text', '3'))
-    >>> as_page("image/png", base64.b64encode(bytes(16) + bytes([0, 0, 0, 4] * 2)).decode())[1]
-    '<img class="lk-image" src="data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAQAAAAE" \
-alt="Generated description: an image of 4 × 4 pixels." width="4" height="4">'
-    """
+    """One output as the runner's output kinds show it; an image gets ``alt`` or a generated one."""
     if mime == "text/html":
         return "html", str(data)
     if mime == "text/markdown":

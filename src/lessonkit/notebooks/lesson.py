@@ -1,8 +1,4 @@
-"""Which files are lessons, which page each is, and reading one (a notebook as its Markdown).
-
-A notebook lesson is the page its ``.md`` name stands for: ``embeddings.ipynb`` is
-``embeddings.md``. MkDocs' ``nav`` may name either; Zensical's copies an ``x.ipynb`` entry as a
-raw file, so there naming the source is an error with that hint.
+"""Which files are lessons, which page each is (a notebook is its ``.md`` name), reading one.
 
 >>> page_path("a/embeddings.ipynb"), page_path("b.py"), page_path("c.md")
 ('a/embeddings.md', 'b.md', 'c.md')
@@ -24,12 +20,7 @@ PERCENT_HEADER = re.compile(r"\A(?:#!.*\n)?# ---\n(?:#.*\n)*?#\s+format_name: pe
 
 def is_notebook(path: Path, head: str | None = None) -> bool:
     """Whether ``path`` is a notebook lesson: an ``.ipynb``, or a ``.py`` with a jupytext
-    percent header (``head``: its start, if already read).
-
-    >>> header = "# ---\\n# jupyter:\\n#   jupytext:\\n#     format_name: percent\\n"
-    >>> is_notebook(Path("a.py"), header), is_notebook(Path("a.py"), "import numpy\\n")
-    (True, False)
-    """
+    percent header (``head``: its start, if already read)."""
     if path.suffix == ".ipynb":
         return True
     if path.suffix != ".py":
@@ -44,8 +35,8 @@ def is_notebook(path: Path, head: str | None = None) -> bool:
 
 
 def lesson_files(folder: Path) -> list[Path]:
-    """Every lesson source under ``folder``, sorted; none in a hidden folder (as MkDocs; Jupyter
-    keeps ``.ipynb_checkpoints/`` there). A dangling symlink counts (reading it fails the build)."""
+    """Every lesson source under ``folder``, sorted; none in a hidden folder (as MkDocs:
+    ``.ipynb_checkpoints/``); a dangling symlink counts (reading it fails the build)."""
     found = [p for p in folder.rglob("*") if p.suffix in (".md", ".ipynb", ".py")]
     found = [p for p in found if p.is_file() or (p.is_symlink() and not p.exists())]
     shown = [p for p in found if not any(s.startswith(".") for s in p.relative_to(folder).parts)]
@@ -68,8 +59,8 @@ def read_page(docs: Path, page: str) -> Page:
 
 
 def read_lesson(file: Path, path: str, where: str) -> Page:
-    """The lesson in ``file`` (``path`` in the docs, ``where`` in messages): a notebook as the
-    page ``x.md`` it stands for; LessonError if unreadable."""
+    """The lesson in ``file`` (``path`` in the docs, ``where`` in messages); a notebook's
+    Markdown; LessonError if unreadable."""
     if not is_notebook(file):
         return Page.read(file, path, where)
     path = page_path(path)
@@ -91,8 +82,8 @@ def lesson_pages(
     where: Callable[[str], str] = str,
     url: Callable[[str], str] = str,
 ) -> tuple[dict[str, str], list[Problem]]:
-    """Every lesson in ``docs`` but the ``generated`` files: page -> source; and an error
-    for each second source of one page (named by ``where``, the page by its ``url``)."""
+    """Every lesson in ``docs`` but the ``generated`` files: page -> source; and an error for
+    each second source of one page."""
     found = [p.relative_to(docs).as_posix() for p in lesson_files(docs)]
     sources = [p for p in found if p not in generated]
     pages = {p: p for p in sources if p.endswith(".md")}
@@ -107,7 +98,6 @@ def lesson_pages(
 
 
 def two_sources(source: str, other: str, url: str, where: str) -> Problem:
-    """The error for two sources of one page (named ``where``, the page by its ``url``)."""
     message = f"{source} and {other} would both be the page {url}"
     hint = "keep one of them in the docs (a jupytext pair: keep the .ipynb outside docs/)"
     return Problem(message, hint=hint, path=where)
@@ -119,7 +109,8 @@ def notebook_sources(pages: Mapping[str, str]) -> dict[str, str]:
 
 
 def nav_problems(nav: Iterable[str], pages: Mapping[str, str]) -> list[Problem]:
-    """Under Zensical: an error for each ``nav`` entry naming a notebook lesson's source."""
+    """Under Zensical, which publishes it raw: an error for each ``nav`` entry naming a
+    notebook lesson's source."""
     sources = notebook_sources(pages)
     problems = []
     for entry in nav:

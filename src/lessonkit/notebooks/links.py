@@ -1,9 +1,5 @@
-"""Links by a notebook's own name: ``x.ipynb`` and ``sub/x.ipynb#Some-Heading``.
-
-Notebooks link by ``.ipynb`` name and Jupyter's anchors (heading text, hyphens for spaces, case
-kept); a notebook lesson's page is ``x.md`` with ``toc``'s ids. :func:`to_pages` maps one to the
-other, so the link works on every host.
-"""
+"""Links by a notebook's name and Jupyter's anchor (``x.ipynb#Some-Heading``) made links to
+its page and ``toc``'s id, so they work on every host."""
 
 from __future__ import annotations
 
@@ -22,20 +18,8 @@ _LINKS = re.compile(rf"(?P<lead>\]\(\s*<?|^ {{0,3}}\[[^\]]+\]:\s*<?){_TARGET}", 
 
 
 def to_pages(markdown: str, page: str = "", notebooks: Collection[str] | None = None) -> str:
-    """``markdown`` with each link to a notebook (``x.ipynb#Some-Heading``) made a link to its
-    page and the ``toc`` id of the heading a Jupyter anchor names (``x.md#some-heading``). With
-    ``notebooks`` (the notebook lessons' paths in the docs), only links from ``page`` to one of
-    them: another ``.ipynb`` (a page's download) stays.
-
-    >>> to_pages("See [sums](sub/a.ipynb#Means-&-Medians) and [b](b.ipynb).\\n[c]: c.ipynb")
-    'See [sums](sub/a.md#means-medians) and [b](b.md).\\n[c]: c.md'
-    >>> to_pages("[a](a.ipynb#means-medians) [s](s.ipynb#Self-attention)")
-    '[a](a.md#means-medians) [s](s.md#self-attention)'
-    >>> to_pages("[web](https://host/x.ipynb)")
-    '[web](https://host/x.ipynb)'
-    >>> to_pages("[a](../a.ipynb) [b](b.ipynb)", "sub/c.md", {"a.ipynb"})
-    '[a](../a.md) [b](b.ipynb)'
-    """
+    """``markdown`` with each link to a notebook made a link to its page; with ``notebooks`` (the
+    notebook lessons' paths), only links from ``page`` to one of them (a download stays)."""
     if ".ipynb" not in markdown:
         return markdown
 
@@ -53,9 +37,8 @@ def to_pages(markdown: str, page: str = "", notebooks: Collection[str] | None = 
 
 
 class LinksToPages(Extension):
-    """Python-Markdown extension: :func:`to_pages` for links to ``notebooks``; ``page(md)`` is the
-    path of the page ``md`` converts. Runs after the page's code (else an inline value's column
-    would move)."""
+    """:func:`to_pages` for the page ``page(md)``, after its code ran (else an inline value's
+    column would move)."""
 
     def __init__(self, notebooks: Collection[str], page: Callable[[Markdown], str]) -> None:
         super().__init__()

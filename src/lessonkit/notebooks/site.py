@@ -1,11 +1,5 @@
-"""A page's ``.ipynb`` download on any host: whether it gets one, where, and its bytes.
-
-:func:`page_notebook` makes the notebook of what the build ran (nothing runs again): prose as
-Markdown cells with inline values filled in, each ``python exec`` block a code cell with its
-output and figures, each doctest example a code cell. :func:`notebook_bytes` writes it byte for
-byte as ``nbformat.writes`` would, without importing nbformat (0.2 s on every build of a site with
-a notebook, warm ones too); the tests check each against nbformat's schema.
-"""
+"""A page's ``.ipynb`` download on any host: whether it gets one, where, and its bytes: the
+notebook of what the build ran (:func:`page_notebook`; nothing runs again)."""
 
 from __future__ import annotations
 
@@ -38,17 +32,11 @@ def wants_notebook(page: Page) -> bool:
 
 
 def notebook_path(page: Page) -> str:
-    """Where the notebook goes, in the docs folder: beside the page (``a/b.md``: ``a/b.ipynb``);
-    a notebook lesson's own ``x.ipynb`` is its source, so what the build ran is
-    ``x.executed.ipynb``."""
+    """Where the notebook goes in docs/: ``a/b.md``'s is ``a/b.ipynb``; a notebook lesson's own
+    ``x.ipynb`` is its source, so what the build ran is ``x.executed.ipynb``."""
     stem = posixpath.splitext(page.path)[0]
     own = page.origins is not None and page.file is not None and page.file.suffix == ".ipynb"
     return stem + (".executed.ipynb" if own else ".ipynb")
-
-
-def download_name(page: Page) -> str:
-    """The name a browser saves the page's notebook as (``x.ipynb``, what the build ran)."""
-    return posixpath.basename(posixpath.splitext(page.path)[0]) + ".ipynb"
 
 
 def download_href(path: str, url: str) -> str:
@@ -63,9 +51,11 @@ def download_href(path: str, url: str) -> str:
     return posixpath.relpath(path, here.rstrip("/") or ".")
 
 
-def download_html(href: str, name: str) -> str:
-    """The download button a notebook lesson's page ends with."""
-    href, name = html.escape(href), html.escape(name)
+def download_html(page: Page, href: str) -> str:
+    """The download button (to ``href``) a notebook lesson's page ends with; a browser saves
+    what the build ran as ``x.ipynb``."""
+    href = html.escape(href)
+    name = html.escape(posixpath.basename(posixpath.splitext(page.path)[0]) + ".ipynb")
     link = "Download this lesson as a notebook (.ipynb)"
     return f'<p><a class="md-button" download="{name}" href="{href}">{link}</a></p>'
 
@@ -80,8 +70,8 @@ def clash(page: Page) -> Problem:
 def page_notebook_bytes(
     page: Page, result: PageResult | None, *, title: str, url: str, root: Path
 ) -> bytes:
-    """The notebook's bytes from the page's program and ``result`` (None: execution off);
-    LessonError when the code read files of the site (under ``root``): a notebook lacks them."""
+    """The notebook's bytes (``result`` None: execution off); LessonError when the code read
+    files of the site (under ``root``): a notebook lacks them."""
     if result and not result.ok:
         raise LessonError(result.problems)
     carried = [os.path.relpath(r, root) for r in result.reads] if result else []
@@ -111,9 +101,9 @@ def page_notebook(
     url: str = "",
     name: str = "",
 ) -> Notebook:
-    """The notebook of the page whose body is ``text`` (``result`` None: no outputs); with
-    ``title`` (and ``url``) a first cell says where it comes from; a prose line linking to ``name``
-    (its own file) is left out."""
+    """The notebook of the page whose body is ``text``: prose as Markdown cells (values filled
+    in), each exec block a code cell with its outputs, each doctest example a code cell; with
+    ``title`` a first cell says where it comes from; a line linking to ``name`` is left out."""
     outputs = result.steps if result else [StepResult() for _ in program.steps]
     lines = _fill_values(text.split("\n"), program, result)
     if name:
@@ -135,7 +125,8 @@ def page_notebook(
 
 
 def notebook_bytes(notebook: Notebook) -> bytes:
-    """``notebook`` as the bytes of an ``.ipynb`` file, laid out as ``nbformat.writes`` does."""
+    """``notebook`` as the bytes ``nbformat.writes`` makes, without importing nbformat (0.2 s on
+    every build of a site with a notebook); the tests check them against nbformat's schema."""
     notebook = copy.deepcopy(notebook)
     for cell in notebook["cells"]:
         cell["source"] = cell["source"].splitlines(keepends=True)
@@ -156,13 +147,12 @@ def _code(source: str, outputs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _display(data: dict[str, str], result: bool = False) -> dict[str, Any]:
-    """Rich output: a block's printed Markdown, HTML or figure; or (``result``) a doctest's."""
+    """Rich output (``result``: a doctest's)."""
     shown = {"output_type": "display_data", "data": data, "metadata": {}}
     return {**shown, "output_type": "execute_result", "execution_count": None} if result else shown
 
 
 def _preface(title: str, url: str, ran: bool) -> str:
-    """Where the notebook comes from, and whether its outputs are the build's."""
     lesson = f"[{title}]({url})" if url else f"“{title}”"
     if ran:
         return f"From the lesson {lesson}: every output is what its build computed."
@@ -170,8 +160,7 @@ def _preface(title: str, url: str, ran: bool) -> str:
 
 
 def _prose_cell(lines: list[str], indent: str) -> dict[str, Any]:
-    """A Markdown cell of the prose after a block indented by ``indent``, which loses it
-    while it goes on at that indent (in a cell of its own it would read as code).
+    """The prose after a block indented by ``indent``, which loses it (else it reads as code).
 
     >>> _prose_cell(["", "    More on step 1.", "", "Back at the top."], "    ")["source"]
     'More on step 1.\\n\\nBack at the top.'
@@ -202,7 +191,7 @@ def _fill_values(lines: list[str], program: Program, result: PageResult | None) 
 
 
 def _block_outputs(step: Step, out: StepResult) -> list[dict[str, Any]]:
-    """A block's printed output, shown as the page shows it, then its figures."""
+    """A block's printed output as the page shows it, then its figures."""
     outputs = []
     shown = step.option("output", "text")
     if out.stdout and shown == "text":
@@ -215,7 +204,6 @@ def _block_outputs(step: Step, out: StepResult) -> list[dict[str, Any]]:
 
 
 def _doctest_cells(transcript: str) -> list[dict[str, Any]]:
-    """One code cell per ``>>>`` example of ``transcript``, its output as the cell's result."""
     import doctest  # here: it imports pdb and unittest, which a warm build never needs
 
     cells = []

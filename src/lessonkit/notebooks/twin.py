@@ -1,10 +1,6 @@
-"""A contributor's notebook chores: a Markdown lesson's notebook twin, and stored outputs
-(noted once by ``lessonkit check``, removed by ``lessonkit strip``).
-
-``lessonkit notebook LESSON.md`` writes the ``.ipynb`` a lesson stands for (front matter as a raw
-cell, each ``python exec`` block a code cell with its options as tags and metadata, the rest
-Markdown cells); read back, it is the same lesson (tests/test_notebook_lessons.py).
-"""
+"""A contributor's notebook chores: a Markdown lesson's notebook twin (``lessonkit notebook``;
+read back, the same lesson), and stored outputs (noted by ``lessonkit check``, removed by
+``lessonkit strip``)."""
 
 from __future__ import annotations
 
@@ -24,8 +20,7 @@ _SHOWN = {option for options in _AS_TAG for option in options}
 
 
 def markdown_notebook(text: str, where: str) -> dict[str, Any]:
-    """The notebook twin of the lesson ``text``; LessonError for a ``python exec`` block
-    in a list or admonition (a cell cannot be)."""
+    """The notebook twin of the lesson ``text`` (LessonError: an exec block in a list)."""
     split = split_source(text)
     body_lines = split.body.split("\n")
     program = parse_program(split.body, split.offset)
@@ -67,16 +62,7 @@ def strip_outputs(file: Path) -> bool:
 
 
 def stored_outputs_note(files: Iterable[Path], display: Callable[[Path], str] = str) -> str:
-    """One line for ``lessonkit check`` naming the notebooks with stored outputs (``""``:
-    none): a note, not a problem (a page shows what the build computes).
-
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.ipynb").write_text('{"cells": [{"execution_count": 1}]}')
-    >>> print(stored_outputs_note([folder / "a.ipynb"], lambda p: p.name))
-    note: 1 notebook carries stored outputs (a.ipynb): its page shows what the build computes, \
-not them; lessonkit strip removes them (smaller diffs)
-    """
+    """``lessonkit check``'s note naming the notebooks with stored outputs (``""``: none)."""
     found = [display(file) for file in files if file.suffix == ".ipynb" and _stored(file)]
     if not found:
         return ""
@@ -89,8 +75,7 @@ not them; lessonkit strip removes them (smaller diffs)
 
 
 def _stored(file: Path) -> bool:
-    """Whether a code cell of the notebook ``file`` has stored outputs or a count (unreadable:
-    no, its own error says so)."""
+    """Whether a code cell has stored outputs or a count (unreadable: no, its error says so)."""
     try:
         cells = json.loads(file.read_text(encoding="utf-8-sig")).get("cells", [])
     except (OSError, ValueError, AttributeError):

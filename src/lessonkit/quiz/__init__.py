@@ -1,7 +1,5 @@
 """Quizzes: a ``/// quiz`` block (pymdown Blocks API); authoring rules in CONTRIBUTING.md.
-
-Each option's verdict and feedback are sealed (:func:`seal`) so a glance at the page source does
-not give answers away; a ``<noscript>`` copy lists them for readers without JavaScript.
+Answers are sealed (:func:`seal`) against a glance at the source; ``<noscript>`` lists them.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from pymdownx.blocks import BlocksExtension, BlocksProcessor
 
-from .block import QuizBlock
+from .block import FOUND, QuizBlock
 from .check import check
 from .escape import escape_quizzes
 from .page import finish_page, seal, seal_options, unseal
@@ -28,6 +26,8 @@ class QuizExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:
         self.blocks(md)
+        # After lessonkit's execution (29) put in the Markdown code prints; before fences (25).
+        md.preprocessors.register(_Check(md), "lessonkit_quiz_check", 27)
         # After fenced code (25) and lessonkit's execution (29); before raw HTML blocks (20).
         md.preprocessors.register(_HtmlEscape(md), "lessonkit_quiz_html", 21)
         # Before inline parsing (20), so code spans are still raw.
@@ -47,6 +47,19 @@ def makeExtension(**kwargs: Any) -> QuizExtension:
     return QuizExtension(**kwargs)
 
 
+class _Check(Preprocessor):
+    """Judge the page's quizzes by :func:`check`; the first quiz block (or the page's end, with
+    none) refuses them, placed by their lines' text (execution may change the line count)."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        found = [
+            p._replace(line=None, near=p.near or lines[p.line - 1].strip()) if p.line else p
+            for p in check("\n".join(lines))
+        ]
+        setattr(self.md, FOUND, found)
+        return lines
+
+
 class _HtmlEscape(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         return escape_quizzes(lines)
@@ -54,7 +67,7 @@ class _HtmlEscape(Preprocessor):
 
 class _PageFinish(Treeprocessor):
     def run(self, root: etree.Element) -> None:
-        finish_page(root)
+        finish_page(root, getattr(self.md, FOUND, []))
 
 
 class _Seal(Postprocessor):

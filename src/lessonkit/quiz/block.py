@@ -1,38 +1,32 @@
-"""The ``/// quiz`` block: read the parsed content into a :class:`Quiz`, refuse a malformed quiz
-(naming every rule it breaks), build the HTML.
+"""The ``/// quiz`` block: read its parsed content (the page's quizzes passed :mod:`.check`
+first, while the extension read the page), build the HTML.
 
-It runs at the block stage (``on_end``), so the question, labels and feedback it places are still
-Markdown, parsed afterwards like the rest of the page.
+It runs at the block stage, so the text it places is parsed afterwards like the rest of the page.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 
 from pymdownx.blocks.block import Block, type_string
 
-from lessonkit.core.problems import LessonError, Problem
+from lessonkit.core.problems import LessonError
 
 from .rules import (
-    CODE,
-    NO_QUESTION,
     PENDING,
     RE_MARK,
-    RE_PLACEHOLDER,
     SEAL_TAG,
-    contradiction,
-    first_line,
     opening,
     problem,
     quote,
     text_of,
 )
 
-RE_LIST_LINE = re.compile(r"(?m)^ {0,3}(?:[-*+]|\d+[.)]) +\S.*$")
+FOUND = "lessonkit_quiz_found"
+"""The Markdown's attribute holding what :func:`~.check.check` found in the page's quizzes."""
 
 
 class QuizBlock(Block):
@@ -43,6 +37,8 @@ class QuizBlock(Block):
     OPTIONS = {"type": ("", type_string)}  # noqa: RUF012 (pymdown's class-level spec)
 
     def on_validate(self, parent: etree.Element) -> bool:
+        if found := getattr(self.md, FOUND, None):
+            raise LessonError(found)
         problems = []
         if self.options["type"] not in ("", "single", "multiple"):
             near = f"type: {self.options['type']}"
@@ -72,8 +68,7 @@ class QuizBlock(Block):
 
 def unique_id(block: etree.Element, taken: set[str]) -> str:
     """``quiz-`` and 8 hex digits of the quiz's text (saved answers are keyed by it); a repeat
-    hashes its text with its repeat number (a suffix could collide with an input's id).
-    """
+    hashes its text with its repeat number (a suffix could collide with an input's id)."""
     text, n = text_of(block), 1
     while (quiz_id := "quiz-" + hashlib.sha256(text.encode()).hexdigest()[:8]) in taken:
         n += 1
@@ -97,97 +92,27 @@ class Quiz:
 
 
 def read_quiz(block: etree.Element, kind: str) -> Quiz:
-    """The quiz in a block's parsed children; raise LessonError naming every rule it breaks.
-
-    Some problems stop the reading early, where later checks would only report their consequences.
-
-    >>> for html in ("<p>Why  scale\\n the scores?</p><ul><li>[x] yes</li></ul>",
-    ...              "<ul><li>[x] yes</li></ul>"):
-    ...     try:
-    ...         read_quiz(etree.fromstring(f"<div>{html}</div>"), "")
-    ...     except LessonError as error:
-    ...         print([p.message for p in error.problems])
-    ['quiz "Why scale the scores?" has only one option']
-    ['quiz has no question', 'quiz (without a question) has only one option']
+    """The quiz in a block's parsed children. :func:`~.check.check` judged its source before
+    Markdown read it; a quiz Markdown reads otherwise is refused here, not built half-right.
     """
     children = list(block)
-    first_p = next((c for c in children if c.tag == "p"), None)
-    name = quote(text_of(first_p)) if first_p is not None else NO_QUESTION
-    problems = []
-    if any(el.get("class") == "lk-quiz" for el in block.iter() if el is not block):
-        problems.append(problem("nested", text=name))
-    swallowed = _swallowed_options(block)
-    if swallowed:
-        problems.append(problem("needs-blank", near=swallowed[0], text=quote(swallowed[0])))
-    at = next((n for n, c in enumerate(children) if c.tag in ("ul", "ol")), len(children))
+    at = next((n for n, c in enumerate(children) if c.tag == "ul"), len(children))
     question, rest = children[:at], children[at:]
-    problems += _question_problems(question)
-    if not rest:
-        if not swallowed:  # else already reported as such
-            problems.append(problem("no-options", text=name))
-        raise LessonError(problems)
-    items = rest[0]
-    if items.tag == "ol":
-        problems.append(problem("ordered", text=quote(text_of(items[0]))))
-        raise LessonError(problems)
+    if not question or question[0].tag != "p" or not rest:
+        raise LessonError([problem("no-options", text=opening(block)[0])])
+    options = [_read_option(li) for li in rest[0]]
+    if None in options:
+        unmarked = rest[0][options.index(None)]
+        raise LessonError([problem("not-task", text=quote(text_of(unmarked)))])
     if len(rest) > 1:
-        problems.append(problem("stray", text=quote(text_of(rest[1]))))
-    options = [o for li in items if (o := _read_option(li, problems))]
-    if swallowed:  # options glued to feedback are missing from the count: don't count yet
-        raise LessonError(problems)
-    right = sum(o.correct for o in options)
-    if len(items) == 1:
-        problems.append(problem("too-few", text=name))
-    if options and not right:
-        problems.append(problem("no-correct", text=name))
-    if kind == "single" and right > 1:
-        problems.append(problem("single-many", text=name))
-    if problems:
-        raise LessonError(problems)
-    return Quiz(question, options, kind or ("multiple" if right > 1 else "single"))
+        raise LessonError([problem("stray", text=quote(text_of(rest[1])))])
+    right = sum(o.correct for o in options if o)
+    return Quiz(question, options, kind or ("multiple" if right > 1 else "single"))  # type: ignore[arg-type]
 
 
-def _swallowed_options(block: etree.Element) -> list[str]:
-    """Option lines Markdown read into a paragraph because no blank line came before them.
-
-    >>> _swallowed_options(etree.fromstring("<div><p>Which one?\\n- [x] this</p></div>"))
-    ['- [x] this']
-    >>> _swallowed_options(etree.fromstring("<div><p>- [x] this</p></div>"))
-    []
-    """
-    return [m[0] for p in block.iter("p") for m in RE_LIST_LINE.finditer(p.text or "") if m.start()]
-
-
-def _question_problems(question: list[etree.Element]) -> list[Problem]:
-    """A problem if there is no question, or if it does not open with a plain paragraph.
-
-    >>> [p.message for p in _question_problems([etree.fromstring("<pre>x = 1</pre>")])]
-    ['quiz question must start with a sentence, found "x = 1"']
-    """
-    if not question:
-        return [problem("empty-question")]
-    first = question[0]
-    if first.tag != "p" or RE_PLACEHOLDER.fullmatch((first.text or "").strip()):
-        found = text_of(first)
-        return [problem("question-start", text=quote(found) if found else CODE)]
-    return []
-
-
-def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
-    """One ``li`` as an option, or None without a task mark; problems go to ``problems``.
-
-    A right option without feedback gets "Right.", sealed like any other (a tiny seal would
-    otherwise mean "right").
-
-    >>> found = []
-    >>> _read_option(etree.fromstring("<li>[x] Yes</li>"), found).feedback[0].text
-    'Right.'
-    >>> li = etree.fromstring("<li><p>[ ] It is</p><p>Right: it is.</p></li>")
-    >>> option = _read_option(li, found)
-    >>> option.text, [el.text for el in option.feedback]
-    ('It is', ['Right: it is.'])
-    >>> [p.message for p in found]
-    ['option "It is" is marked wrong ([ ]) but its feedback starts "Right"']
+def _read_option(li: etree.Element) -> Option | None:
+    """One ``li`` as an option, or None without a task mark. A right option without feedback
+    gets "Right.", sealed like any other (a tiny seal would otherwise mean "right").
     """
     if (li.text or "").strip():  # a tight list
         raw, feedback = li.text or "", list(li)
@@ -197,27 +122,15 @@ def _read_option(li: etree.Element, problems: list[Problem]) -> Option | None:
         raw, feedback = text_of(li), list(li)
     m = RE_MARK.match(raw.strip())
     if m is None:
-        near = first_line(raw or text_of(li))
-        problems.append(problem("not-task", near=near, text=quote(raw or text_of(li))))
         return None
-    text, correct = (m["text"] or "").strip(), m["mark"] != " "
-    near = first_line(raw)
-    if not text:
-        problems.append(problem("empty-option", near=near, text=quote(raw)))
-    if not correct and not feedback:
-        problems.append(problem("no-feedback", near=near, text=quote(text)))
-    start = feedback[0].text or "" if feedback and feedback[0].tag == "p" else ""
-    if fields := contradiction(correct, start):
-        near = first_line(start)
-        problems.append(problem("contradiction", near=near, text=quote(text), **fields))
+    correct = m["mark"] != " "
     if correct and not feedback:
         feedback = [_sub(etree.Element("div"), "p", text="Right.")]
-    return Option(text, correct, feedback)
+    return Option((m["text"] or "").strip(), correct, feedback)
 
 
 def build(block: etree.Element, quiz: Quiz, quiz_id: str) -> None:
-    """Fill the empty quiz element: a fieldset of inputs with labels and sealed feedback, a live
-    region for feedback, and the no-JavaScript answers."""
+    """Fill the quiz element: inputs, labels, sealed feedback, a live region, noscript answers."""
     multiple = quiz.kind == "multiple"
     block.set("id", quiz_id)
     block.set("data-lk-quiz", quiz.kind)

@@ -1,7 +1,6 @@
-"""Check quizzes in raw Markdown with line numbers (which Python-Markdown does not keep).
-
-Reads the lines as Python-Markdown and pymdown will: quizzes at the top level, in ``///`` blocks
-and in containers (:mod:`lessonkit.core.containers`), fenced code skipped.
+"""Check quizzes in raw Markdown with line numbers (which Python-Markdown does not keep),
+reading the lines as Python-Markdown and pymdown will: in containers too, fenced code skipped.
+The one judge of the quiz rules: ``lessonkit check``, every build and the extension run it.
 """
 
 from __future__ import annotations
@@ -16,7 +15,16 @@ from lessonkit.core.containers import regions_of
 from lessonkit.core.fences import fences
 from lessonkit.core.problems import Problem
 
-from .rules import CODE, NO_QUESTION, RE_MARK, contradiction, problem, quote, unsafe_link
+from .rules import (
+    CODE,
+    NO_QUESTION,
+    RE_MARK,
+    RE_PLACEHOLDER,
+    contradiction,
+    problem,
+    quote,
+    unsafe_link,
+)
 
 RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
@@ -52,8 +60,8 @@ def check(markdown_text: str) -> list[Problem]:
 
 
 def header_problems(header: str, option_lines: list[str], line: int | None) -> list[Problem]:
-    """Problems that make pymdown leave ``/// quiz`` as literal text: the header line, the
-    4-space-indented option lines under it, the header's line number (None when unknown).
+    """Problems that make pymdown leave ``/// quiz`` as literal text, from the header line, the
+    4-space-indented option lines under it and the header's line number (None when unknown).
 
     >>> [p.message for p in header_problems("/// quiz", ["    type: many"], 3)]
     ['quiz option `type` must be single or multiple, not "many"']
@@ -104,7 +112,7 @@ class _Option:
 def check_lines(lines: list[str]) -> list[Problem]:
     """The problems of the quizzes in ``lines`` (one region), with lines counted in it."""
     problems: list[Problem] = []
-    # index of each fenced line -> whether it opens the fence
+    # index of each fenced line: whether it opens the fence
     code = {
         i: i == f.start for f in fences(lines) for i in range(f.start, min(f.end + 1, len(lines)))
     }
@@ -148,7 +156,7 @@ def _check_quiz(lines: list[str], start: int, code: dict[int, bool]) -> tuple[in
         problems.append(problem("unclosed", number, text=name))
     if first is None:
         problems.append(problem("empty-question", number))
-    elif first.startswith(("    ", "```", "~~~")):
+    elif first.startswith(("    ", "```", "~~~")) or RE_PLACEHOLDER.fullmatch(first.strip()):
         problems.append(problem("question-start", question[0][0], text=CODE))
     elif first.startswith("#"):
         problems.append(problem("question-start", question[0][0], text=quote(first)))
@@ -187,10 +195,8 @@ def _body(
 def _read_body(
     body: list[tuple[int, str]], code: dict[int, bool]
 ) -> tuple[list[tuple[int, str]], list[_Option] | None, list[Problem]]:
-    """Split the content into question lines and options, as Python-Markdown will parse them.
-
-    Options is None when the list is numbered (reported here; nothing more to check).
-    """
+    """Question lines and options, as Python-Markdown will parse them (options None when the
+    list is numbered: reported here, nothing more to check)."""
     question: list[tuple[int, str]] = []
     options: list[_Option] = []
     problems: list[Problem] = []
@@ -230,16 +236,14 @@ def _option_problems(
     options: list[_Option], name: str, quiz_type: object, number: int
 ) -> list[Problem]:
     problems: list[Problem] = []
-    marked = 0
-    right = 0
+    marked = right = 0
     for option in options:
         m = RE_MARK.match(option.body)
         if m is None:
             problems.append(problem("not-task", option.line, text=quote(option.body)))
             continue
         marked += 1
-        text = (m["text"] or "").strip()
-        correct = m["mark"] != " "
+        text, correct = (m["text"] or "").strip(), m["mark"] != " "
         right += correct
         if not text:
             problems.append(problem("empty-option", option.line, text=quote(option.body)))

@@ -1,33 +1,7 @@
 """Raw HTML in a quiz is shown as text: a quiz copies its text into labels, seals and the
-no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm.
-
-Before Python-Markdown reads raw HTML, each ``<`` that could open a tag becomes ``&lt;``;
-code, autolinks and a ``<`` that starts no tag are kept.
-
->>> print("\\n".join(escape_quizzes([
-...     "/// quiz",
-...     "Is <b>this</b> bold? See `<b>` and <https://example.org>.",
-...     "",
-...     "- [x] No: <script>alert(1)</script>",
-...     "- [ ] Yes </fieldset>",
-...     "",
-...     "    Not quite. 1 < 2, and <img src=x onerror=alert(1)>.",
-...     "",
-...     "        <b>indented code</b>",
-...     "///",
-...     "Outside: <b>kept</b>",
-... ])))
-/// quiz
-Is &lt;b>this&lt;/b> bold? See `<b>` and <https://example.org>.
-<BLANKLINE>
-- [x] No: &lt;script>alert(1)&lt;/script>
-- [ ] Yes &lt;/fieldset>
-<BLANKLINE>
-    Not quite. 1 < 2, and &lt;img src=x onerror=alert(1)>.
-<BLANKLINE>
-        <b>indented code</b>
-///
-Outside: <b>kept</b>
+no-JavaScript answers, where a ``<script>`` or a stray ``</fieldset>`` would do harm. Before
+Python-Markdown reads raw HTML, each ``<`` that could open a tag (outside code and autolinks)
+becomes ``&lt;``.
 """
 
 from __future__ import annotations
@@ -37,7 +11,7 @@ from collections.abc import Iterator
 
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE
 
-from lessonkit.core.fences import fences, paragraph_spans
+from lessonkit.core.fences import fenced_lines, paragraph_spans
 
 from .check import RE_END, RE_START
 
@@ -89,7 +63,7 @@ def _body(lines: list[str], start: int, prefix: str) -> Iterator[int]:
 def _escaped(lines: list[str], body: list[int], prefix: str) -> Iterator[tuple[int, str]]:
     """``(index, line)`` for each line of the quiz whose text changes."""
     own = [lines[i][len(prefix) :] if lines[i].startswith(prefix) else "" for i in body]
-    code = {i for f in fences(own) for i in range(f.start, min(f.end + 1, len(own)))}
+    code = fenced_lines(own)
     spans: dict[int, list[tuple[int, int]]] = {}
     options = False
     for n, text in enumerate(own):

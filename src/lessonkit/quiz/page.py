@@ -11,7 +11,7 @@ from itertools import takewhile
 from lessonkit.core.problems import LessonError, Problem
 
 from .check import RE_OPTIONS_LINE, header_problems
-from .rules import PENDING, SEAL_TAG, opening, problem, quote, unsafe_link
+from .rules import PENDING, RULES, SEAL_TAG, opening, problem, quote, unsafe_link
 
 RE_LEFTOVER = re.compile(r"(?m)^ {0,3}/{3,} *quiz(?![\w-]).*$", re.I)
 RE_SEALED = re.compile(f'<{SEAL_TAG} data-lk-seal="([^"]+):([01])">(.*?)</{SEAL_TAG}>', re.S)
@@ -19,6 +19,7 @@ RE_QUIZ_HTML = re.compile(r'<div class="lk-quiz"[ >].*?</noscript>', re.S)
 """A finished quiz in a page's HTML, up to the end of its no-JavaScript answers."""
 RE_URL = re.compile(r'\s(?:href|src)="([^"]*)"')
 SKIP = frozenset({"pre", "code", "script", "style"})
+LEFT = RULES["leftover"][0].partition("{")[0]
 
 
 def seal(key: str, correct: bool, html: str) -> str:
@@ -66,9 +67,9 @@ def _xor(data: bytes, key: str) -> bytes:
     return bytes(a ^ b for a, b in zip(data, keystream(key, len(data)), strict=True))
 
 
-def finish_page(root: etree.Element) -> None:
-    """Raise LessonError for a ``/// quiz`` left as text or never closed; else add the result
-    line ("You got 0 of N right.", shown by JavaScript) after the page's last quiz."""
+def finish_page(root: etree.Element, found: list[Problem]) -> None:
+    """Raise LessonError for a ``/// quiz`` left as text or never closed, or for what the source
+    check ``found``; else add the result line ("You got 0 of N right.") after the last quiz."""
     problems: list[Problem] = []
     quizzes = []
     for el in _walk(root):
@@ -79,6 +80,9 @@ def finish_page(root: etree.Element) -> None:
             else:
                 quizzes.append(el)
         problems += _leftover(el.text or "") + _leftover(el.tail or "")
+    if found:  # a quiz left as text first, then each reason once
+        left = [p for p in problems if p.message.startswith(LEFT)]
+        raise LessonError({p.message: p for p in left + found}.values())
     if problems:
         raise LessonError(problems)
     if quizzes:

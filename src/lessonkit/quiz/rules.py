@@ -1,4 +1,5 @@
-"""The quiz rules: one message and hint each, shared by the source check and the block."""
+"""The quiz rules: one message and hint each, judged by :mod:`.check`; the block's few guards
+and the page's end say theirs in the same words."""
 
 from __future__ import annotations
 

@@ -13,13 +13,11 @@ from html import escape, unescape
 from typing import Any
 from urllib.parse import urlencode
 
-TEMPLATE = "mistake.yml"
-"""The issue form, a file in ``.github/ISSUE_TEMPLATE/``."""
+TEMPLATE = "mistake.yml"  # in .github/ISSUE_TEMPLATE/
 FIELDS = {"page": "page", "url": "page-url", "section": "section", "quote": "quote"}
 """What the link fills -> the ``id`` of that field in the issue form."""
 QUOTE_LIMIT = 1500
-"""Characters of selected text a link carries (far below the ~8 KB URLs browsers and GitHub
-accept); ``40-report.js`` uses the same limit."""
+"""Characters of selected text a link carries (URLs stay far below ~8 KB); as in 40-report.js."""
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -36,12 +34,7 @@ def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def issue_url(
-    repo_url: str,
-    page_title: str,
-    page_url: str,
-    *,
-    section: str = "",
-    quote: str = "",
+    repo_url: str, page_title: str, page_url: str, *, section: str = "", quote: str = ""
 ) -> str:
     """The URL of a new issue on ``repo_url`` through the mistake form, fields prefilled
     (an empty ``section`` or ``quote`` is left out: the reader sees the form's empty field).
@@ -66,11 +59,10 @@ def issue_url(
 
 @dataclass(frozen=True)
 class Report:
-    """What a page's template needs: the page-level link and one link per h2 section."""
+    """What a page's template needs: the page's link, and each h2's by its ``id``."""
 
     url: str
     sections: Mapping[str, str]
-    """Heading ``id`` -> the link for that section, in page order."""
 
 
 def page_report(
@@ -90,15 +82,7 @@ def page_report(
 
 
 def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
-    """``(id, title)`` of every level-2 heading in a MkDocs table of contents (titles unescaped).
-
-    >>> from types import SimpleNamespace as Item
-    >>> toc = [Item(level=1, id="t", title="T", children=[
-    ...     Item(level=2, id="qa", title="Q&amp;A", children=[
-    ...         Item(level=3, id="sub", title="Sub", children=[])])])]
-    >>> list(section_headings(toc))
-    [('qa', 'Q&A')]
-    """
+    """``(id, title)`` of every level-2 heading in a MkDocs table of contents (titles unescaped)."""
     for item in toc:
         if item.level == 2:
             yield item.id, unescape(item.title)
@@ -106,13 +90,7 @@ def section_headings(toc: Iterable[Any]) -> Iterator[tuple[str, str]]:
 
 
 def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str]]:
-    """:func:`section_headings` of Python-Markdown's ``md.toc_tokens``.
-
-    >>> toc = [{"level": 1, "id": "t", "name": "T", "children": [
-    ...     {"level": 2, "id": "qa", "name": "Q&amp;A", "children": []}]}]
-    >>> list(token_headings(toc))
-    [('qa', 'Q&A')]
-    """
+    """:func:`section_headings` of Python-Markdown's ``md.toc_tokens``."""
     for token in tokens:
         if token["level"] == 2:
             yield token["id"], unescape(token["name"])
@@ -120,15 +98,7 @@ def token_headings(tokens: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, s
 
 
 def aside_html(report: Report) -> str:
-    """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links.
-
-    >>> print(aside_html(Report("https://x/new?a=1&b=2", {"why": "https://x/new?s='w'"})))
-    <aside class="lk-report" aria-label="Report a mistake" data-lk-report
-           data-lk-sections='{"why": "https://x/new?s=\\u0027w\\u0027"}'>
-      <p>Spotted a mistake or something unclear?
-        <a class="lk-report__link" data-lk-report-link href="https://x/new?a=1&amp;b=2">Report it on GitHub</a>.</p>
-    </aside>
-    """  # noqa: E501
+    """The page's "Report a mistake" box; ``40-report.js`` adds the per-section links."""
     sections = json.dumps(dict(report.sections), sort_keys=True)
     for char in "<>&'":  # safe in a single-quoted attribute, as Jinja's tojson
         sections = sections.replace(char, f"\\u{ord(char):04x}")

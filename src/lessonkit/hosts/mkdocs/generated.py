@@ -1,5 +1,4 @@
-"""The files lessonkit adds to a MkDocs site (assets, glossary and print pages, notebooks), as
-MkDocs ``File`` objects filled from what the feature packages compute."""
+"""The files lessonkit adds to a MkDocs site (assets, glossary and print pages, notebooks)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ from lessonkit.hosts.mkdocs.problems import report
 from lessonkit.notebooks.site import (
     clash,
     download_html,
-    download_name,
     notebook_path,
     page_notebook_bytes,
     wants_notebook,
@@ -43,7 +41,7 @@ from lessonkit.report.links import aside_html, page_report, section_headings
 
 
 def remove_prepared(files: Files, docs_dir: Path) -> None:
-    """Leave out what ``lessonkit prepare`` wrote: the plugin makes those files itself."""
+    """Leave out what ``lessonkit prepare`` wrote: the plugin makes those files."""
     for name in prepared_files(docs_dir):
         if file := files.get_file_from_path(name):
             files.remove(file)
@@ -63,7 +61,7 @@ def link_assets(config: MkDocsConfig, folder: str) -> None:
 
 
 def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary) -> None:
-    """The glossary YAML becomes a page whose "edit" link points at it (never the site's own)."""
+    """The glossary YAML becomes a page whose "edit" link points at it."""
     _refuse_own(files, config, glossary.page)
     if yml := files.get_file_from_path(glossary.source):
         files.remove(yml)
@@ -75,8 +73,7 @@ def add_glossary_page(files: Files, config: MkDocsConfig, glossary: SiteGlossary
 def finish_glossary_page(
     files: Files, glossary: SiteGlossary, terms: Callable[[str], list[str]]
 ) -> list[Problem]:
-    """Fill the glossary page's "used on" lists (``terms``: the term ids in a page's HTML);
-    return the unused-term warnings."""
+    """Fill the glossary page's "used on" lists; return the unused-term warnings."""
     file = files.get_file_from_path(glossary.page)
     page = file.page if file else None
     pages = [f.page for f in files.documentation_pages() if f.page and f is not file]
@@ -109,7 +106,7 @@ def add_print_page(files: Files, config: MkDocsConfig, meta: dict[str, dict]) ->
 
 
 def _refuse_own(files: Files, config: MkDocsConfig, name: str) -> None:
-    """The error :func:`~lessonkit.core.prepared.taken` where the site has its own ``name``."""
+    """An error where the site has its own ``name``."""
     if (file := files.get_file_from_path(name)) and not file.generated_by:
         root = Path(config.config_file_path or ".").parent
         report([taken(name, os.path.relpath(file.abs_src_path or name, root))])
@@ -147,7 +144,7 @@ class Notebooks:
         self._files: dict[str, tuple[Lesson, File]] = {}
 
     def add(self, lesson: Lesson, files: Files, config: MkDocsConfig) -> None:
-        """Reserve the page's notebook file (empty until :meth:`write`), if it wants one."""
+        """Reserve the page's notebook file (empty until :meth:`write`)."""
         if not wants_notebook(lesson):
             return
         name = notebook_path(lesson)
@@ -158,13 +155,11 @@ class Notebooks:
         files.append(notebook)
 
     def wants(self, src_uri: str) -> bool:
-        """Whether the page ``src_uri`` has a notebook to write."""
         return src_uri in self._files
 
     def write(
         self, files: Files, result: Callable[[Lesson], PageResult | None], root: Path
     ) -> None:
-        """Write each notebook from its page's program and ``result``."""
         for src_uri, (lesson, notebook) in self._files.items():
             file = files.get_file_from_path(src_uri)
             if file is None or file.page is None:  # another plugin took the page out
@@ -176,11 +171,9 @@ class Notebooks:
 
     def download(self, html: str, page: MkDocsPage) -> str:
         """A notebook lesson's page ends with its download button."""
-        found = self._files.get(page.file.src_uri)
-        if not found or found[0].origins is None:
+        if not (found := self._files.get(page.file.src_uri)) or found[0].origins is None:
             return html
-        url = get_relative_url(found[1].url, page.url)
-        return html + download_html(url, download_name(found[0]))
+        return html + download_html(found[0], get_relative_url(found[1].url, page.url))
 
 
 def finish_output(

@@ -1,9 +1,7 @@
 """Notebook lessons under MkDocs: ``x.ipynb`` (or a percent ``.py``) becomes the page ``x.md``.
 
-Each notebook's ``File`` becomes a :class:`NotebookFile` before MkDocs makes its pages and nav
-(a ``nav`` entry naming the notebook names its page); the plugin hands MkDocs the Markdown it
-stands for in ``on_page_read_source``. The notebook itself is not published: its page offers
-what the build ran for download.
+Each notebook's ``File`` becomes a :class:`NotebookFile` before MkDocs makes its pages and nav;
+the notebook itself is not published (its page offers what the build ran for download).
 """
 
 from __future__ import annotations
@@ -39,8 +37,8 @@ class NotebookFile(File):
 def adopt_notebooks(
     files: Files, where: Callable[[File], str], config: MkDocsConfig
 ) -> list[Problem]:
-    """Make each notebook lesson of ``files`` its page, and each ``nav`` entry naming one name
-    its page; an error for each second source of one page."""
+    """Make each notebook lesson its page, in ``files`` and ``nav``; an error for each second
+    source of one page."""
     pages = {f.src_uri: f for f in files.documentation_pages()}
     problems, adopted = [], {}
     for file in sorted(files, key=lambda f: f.src_uri):
@@ -67,13 +65,7 @@ def adopt_notebooks(
 
 
 def nav_to_pages(nav: Any, pages: Mapping[str, str]) -> Any:
-    """``nav`` with each entry naming a notebook lesson's source (``pages``: source -> page)
-    naming its page, titles and sections kept.
-
-    >>> nav_to_pages(["a.ipynb", {"S": [{"B": "s/b.ipynb"}, "c.md"]}], {"a.ipynb": "a.md",
-    ...              "s/b.ipynb": "s/b.md"})
-    ['a.md', {'S': [{'B': 's/b.md'}, 'c.md']}]
-    """
+    """``nav`` with each notebook lesson's source (``pages``: source -> page) its page."""
     if isinstance(nav, str):
         return pages.get(nav.strip(), nav)
     if isinstance(nav, list):

@@ -23,14 +23,8 @@ from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
-from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile, adopt_notebooks, lesson_files
-from lessonkit.hosts.mkdocs.problems import (
-    log_again,
-    report,
-    reported,
-    reported_while_rendering,
-)
+from lessonkit.hosts.mkdocs.problems import log_again, report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
 from lessonkit.hosts.mkdocs.serve import Preview
 from lessonkit.notebooks.lesson import read_lesson
@@ -58,7 +52,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.settings, self.lessons = settings(self.config), {}
-        self.figures = Waiting()  # from on_page_content until on_post_page
+        self.figures: dict[str, list[str]] = {}  # from on_page_content until on_post_page
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
         config.markdown_extensions.extend(missing_extensions(config.markdown_extensions))
@@ -172,8 +166,7 @@ def site_context(
     glossary: SiteGlossary | None,
     printed: bool,
 ) -> Context:
-    """The site as a page's checks know it: its pages (generated ones too, the print page if
-    ``printed``), terms, options and extensions."""
+    """The site as a page's checks know it (``printed``: it has a print page)."""
     docs = Path(config.docs_dir)
     return Context(
         docs,

@@ -46,9 +46,8 @@ def log_again(error: Exception) -> None:
 
 
 def reported_while_rendering(page: Page, lesson: Lesson) -> None:
-    """Make ``page.render`` name a problem found inside Python-Markdown at the
-    lesson's file and line (as a plugin error, not a traceback). The lesson is held weakly: once
-    the plugin lets it go, a problem names the file alone."""
+    """Make ``page.render`` name a problem found inside Python-Markdown at the lesson's file and
+    line; the lesson is held weakly (once let go, a problem names the file alone)."""
     render, where, held = page.render, lesson.where, weakref.ref(lesson)
     if getattr(render, "lessonkit", False):
         return

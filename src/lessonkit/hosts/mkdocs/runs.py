@@ -1,9 +1,6 @@
-"""The lessons' code under MkDocs: when each page runs, waits and lets go of its result.
-
-A page without a cache entry starts when it is read (``on_files``), so code runs while MkDocs
-converts other pages; a page not done by then is converted in ``on_env`` (:class:`Deferred`: the
-bytes do not depend on timing). A build lets go of each result once its page is converted; a
-serve keeps them, and the workers, for the next rebuild.
+"""The lessons' code under MkDocs: a page starts when read (``on_files``), and one not done
+when MkDocs converts it is converted in ``on_env`` (:class:`Deferred`: the bytes do not depend
+on timing). A build lets go of each result once converted; a serve keeps them and the workers.
 """
 
 from __future__ import annotations
@@ -12,7 +9,6 @@ from collections.abc import Callable
 from concurrent.futures import as_completed
 from contextlib import suppress
 from pathlib import Path
-from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -123,12 +119,7 @@ class Runs:
             self.engine.release(program)
 
 
-class _Waiting(NamedTuple):
-    page: Page
-    markdown: str
-    program: Program
-    future: Outcome
-    locate: Callable[[Problem], Problem]
+_Waiting = tuple[Page, str, Program, Outcome, Callable[[Problem], Problem]]
 
 
 class Deferred:
@@ -146,7 +137,7 @@ class Deferred:
         locate: Callable[[Problem], Problem],
     ) -> None:
         """Convert ``page`` once ``future`` is done; ``locate`` places its problems."""
-        self._waiting.append(_Waiting(page, markdown, program, future, locate))
+        self._waiting.append((page, markdown, program, future, locate))
 
     def convert(
         self,
@@ -157,22 +148,23 @@ class Deferred:
         """Convert each waiting page as its run finishes (one let go of once handed on);
         LessonError with every failed page's problems, in the navigation's order."""
         pages: dict[Outcome, list[tuple[int, _Waiting]]] = {}  # two may share a run
-        for index, item in enumerate(self._waiting):
-            pages.setdefault(item.future, []).append((index, item))
+        for index, waiting in enumerate(self._waiting):
+            pages.setdefault(waiting[3], []).append((index, waiting))
         self._waiting = []
         found: dict[int, list[Problem]] = {}
         for future in as_completed(pages):  # those done first
             result = future.result()
-            for index, item in pages.pop(future):
+            for index, waiting in pages.pop(future):
+                page, markdown, program, _, locate = waiting
                 if not result.ok:
-                    found[index] = [item.locate(p) for p in result.problems]
+                    found[index] = [locate(p) for p in result.problems]
                 if found:
                     continue  # the build fails: only collect the other pages' problems
-                prepare(item.markdown, item.program, result)
-                item.page.markdown = item.markdown
-                item.page.render(config, files)
-                item.page.content = config.plugins.on_page_content(
-                    item.page.content, page=item.page, config=config, files=files
+                prepare(markdown, program, result)
+                page.markdown = markdown
+                page.render(config, files)
+                page.content = config.plugins.on_page_content(
+                    page.content, page=page, config=config, files=files
                 )
         if found:
             raise LessonError(p for index in sorted(found) for p in found[index])

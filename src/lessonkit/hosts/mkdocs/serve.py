@@ -1,15 +1,11 @@
 """The preview's memory: ``mkdocs serve --dirty`` converts only what changed, yet every feature
-sees the whole site.
-
-:class:`Preview` puts back what each page skipped made last time, and makes MkDocs convert a
-skipped page that must change: its file changed (even within its output's clock tick),
-``mkdocs.yml`` or the glossary changed, or its code result went stale (a lab edit: it runs in
-the background, its old content standing meanwhile). Not :attr:`active`, each step is the plain one.
+sees the whole site (:class:`Preview`; not :attr:`~Preview.active`, each step is the plain one).
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import os
 import shutil
@@ -27,26 +23,13 @@ from mkdocs.structure.files import File, Files
 
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError
+from lessonkit.execute.digests import Stamp, stamp
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
-from lessonkit.glossary.page import used_term_ids
-from lessonkit.glossary.site import SiteGlossary
-from lessonkit.hosts.mkdocs.figures import Waiting
-from lessonkit.hosts.mkdocs.search import rewrite
+from lessonkit.glossary.site import SiteGlossary, used_term_ids
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
-
-Stamp = tuple[int, int] | None
-
-
-def stamp(path: str | Path | None) -> Stamp:
-    """A file's modification time and size, or None when it is missing."""
-    try:
-        info = os.stat(path) if path else None
-    except OSError:
-        return None
-    return (info.st_mtime_ns, info.st_size) if info else None
 
 
 def _dirty_notice(record: logging.LogRecord) -> bool:
@@ -59,12 +42,12 @@ def _dirty_notice(record: logging.LogRecord) -> bool:
 
 
 class _Converted(NamedTuple):
-    """What a build made of one page: enough to stand in for it when it is not converted."""
+    """What a build made of one page, to stand in for it when it is not converted."""
 
     url: str
     title: str | None
     content: str
-    figures: list
+    figures: list[str]
     dest: str
 
 
@@ -90,10 +73,10 @@ class Preview:
     def __init__(self, *, active: bool) -> None:
         self.active = active
         self.terms: Callable[[str], list[str]] = TermIds() if active else used_term_ids
-        self._lessons: dict[str, tuple[Stamp, Lesson]] = {}
+        self._lessons: dict[str, tuple[Stamp | None, Lesson]] = {}
         self._pages: dict[str, _Converted] = {}
         self._made: dict[str, _Converted] = {}  # generated pages as last written (settle)
-        self._inputs: tuple[Stamp, ...] | None = None
+        self._inputs: tuple[Stamp | None, ...] | None = None
         self._search: dict[str, list[dict]] = {}  # each page's search entries, by URL
         self._converted: list[str] = []  # URLs converted in this run
         self._urls: list[str] = []
@@ -114,7 +97,7 @@ class Preview:
         """The lesson read before when its file did not change, else ``read()``."""
         if not self.active:
             return read()
-        now = stamp(file.abs_src_path)
+        now = _stamp(file.abs_src_path)
         if (known := self._lessons.get(file.src_uri)) and known[0] == now:
             return known[1]
         lesson = read()
@@ -128,14 +111,16 @@ class Preview:
         engine: Engine | None,
         glossary: SiteGlossary | None,
     ) -> None:
-        """Make MkDocs convert the skipped pages that must change; forget the pages gone."""
+        """Make MkDocs convert the skipped pages that must change: changed (even within their
+        output's clock tick), ``mkdocs.yml`` or the glossary changed, or their result went stale
+        (a lab edit); forget the pages gone."""
         if not self.active:
             return
         self._engine = engine
         pages = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path}
         self._forget_gone(pages)
-        words = Path(config.docs_dir) / glossary.source if glossary else None
-        inputs = (stamp(config.config_file_path), stamp(words))
+        words = os.path.join(config.docs_dir, glossary.source) if glossary else None
+        inputs = (_stamp(config.config_file_path), _stamp(words))
         every, self._inputs = inputs != self._inputs, inputs
         if every:
             self._made.clear()
@@ -148,7 +133,8 @@ class Preview:
         """Whether this rebuild converts the page: changed, unknown, or its background run done.
         Under serve, a page whose result went stale is queued; its old content stands."""
         known = self._lessons.get(src_uri)
-        if every or src_uri not in self._pages or (known and known[0] != stamp(file.abs_src_path)):
+        changed = known and known[0] != _stamp(file.abs_src_path)
+        if every or src_uri not in self._pages or changed:
             self._stale.pop(src_uri, None)
             self._owed.pop(src_uri, None)
             return True
@@ -227,7 +213,7 @@ class Preview:
         if self.active:
             env.bytecode_cache = self._templates
 
-    def restore(self, files: Files, figures: Waiting) -> None:
+    def restore(self, files: Files, figures: dict[str, list[str]]) -> None:
         """Remember the pages converted; put back the others' content, title and figures."""
         if not self.active:
             return
@@ -239,7 +225,7 @@ class Preview:
             self._urls.append(page.url)
             if page.content is not None:
                 self._converted.append(page.url)
-                found = figures.packed(file.src_uri)
+                found = figures.get(file.src_uri, [])
                 self._pages[file.src_uri] = _Converted(
                     page.url, page.title, page.content, found, file.abs_dest_path
                 )
@@ -280,6 +266,51 @@ class Preview:
             self.terms.next_build()
         converted, self._converted = self._converted, []
         rewrite(Path(site_dir), self._urls, converted, self._search)
+
+
+def _stamp(path: str | None) -> Stamp | None:
+    return stamp(path) if path else None
+
+
+# The search index of a dirty rebuild, made whole: a search plugin indexes the pages built in its
+# run (Material keeps the previous run's entries for one page only).
+def rewrite(
+    site_dir: Path, urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
+) -> None:
+    """Rewrite ``search/search_index.json`` with every page of ``urls``: see :func:`merge`."""
+    path = site_dir / "search" / "search_index.json"
+    try:
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no search plugin, or not one whose index this knows
+    if not (isinstance(index, dict) and isinstance(index.get("docs"), list)):
+        return
+    index["docs"] = merge(index["docs"], urls, converted, remembered)
+    path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+
+
+def merge(
+    entries: list[dict], urls: list[str], converted: list[str], remembered: dict[str, list[dict]]
+) -> list[dict]:
+    """``entries`` made whole: per page of ``urls``, this run's entries if ``converted``, else the
+    ``remembered`` ones (updated here); then other pages' entries; pages gone left out."""
+    by_page: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_page.setdefault(str(entry.get("location", "")).split("#", 1)[0], []).append(entry)
+    for url in set(remembered) - set(urls):  # deleted or renamed
+        by_page.pop(url, None)
+        del remembered[url]
+    for url in converted:
+        remembered[url] = _last_run(by_page.get(url, []))
+    tracked = [entry for url in urls for entry in remembered.get(url, [])]
+    others = [_last_run(found) for url, found in by_page.items() if url not in remembered]
+    return tracked + [entry for found in others for entry in found]
+
+
+def _last_run(entries: list[dict]) -> list[dict]:
+    """A page's entries from this run: from its last page-level entry on."""
+    starts = [i for i, e in enumerate(entries) if "#" not in str(e.get("location", ""))]
+    return entries[starts[-1] :] if starts else entries
 
 
 def _modified(file: File) -> None:

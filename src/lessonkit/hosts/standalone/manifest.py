@@ -34,8 +34,8 @@ def write_manifest(
     path: Mapping[str, Any] | None,
     notebooks: Mapping[str, str],
 ) -> bool:
-    """Write the manifest if it changed (then True), its mtime at least a second past the last
-    one's: a host that notes files by whole seconds (Zensical) sees each change."""
+    """Write the manifest if it changed (then True), its mtime a second past the last one's: a
+    host that notes files by whole seconds (Zensical) sees each change."""
     manifest = {
         "about": ABOUT,
         "lessonkit": __version__,

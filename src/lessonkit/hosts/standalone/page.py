@@ -1,5 +1,5 @@
-"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins:
-what the MkDocs plugin does with events, in the same order."""
+"""Every lessonkit feature of one page as one Markdown extension, for a host without plugins
+(what the MkDocs plugin does with events, in the same order)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.standalone.site import Site
 from lessonkit.notebooks.links import LinksToPages
-from lessonkit.notebooks.site import download_href, download_html, download_name, notebook_path
+from lessonkit.notebooks.site import download_href, download_html, notebook_path
 from lessonkit.path import HOME, PRINT_PAGE, home_link, made_html, progress_script, root_of
 from lessonkit.report.links import aside_html, page_report, token_headings
 
@@ -27,15 +27,7 @@ from lessonkit.report.links import aside_html, page_report, token_headings
 def page_title(
     meta: Mapping[str, Any], toc: Iterable[Mapping[str, Any]], path: str, nav_title: str | None
 ) -> str:
-    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's.
-
-    >>> page_title({}, [{"level": 1, "name": "Q&amp;A", "children": []}], "qa.md", None)
-    'Q&A'
-    >>> page_title({}, [], "index.md", None), page_title({}, [], "a/first_steps.md", None)
-    ('Home', 'First steps')
-    >>> page_title({"title": "A short history"}, [], "history.md", "History")
-    'History'
-    """
+    """A page's title as MkDocs gives it: ``nav``'s, the front matter's, the h1's, the file's."""
     if nav_title:
         return nav_title
     if isinstance(meta.get("title"), str):
@@ -51,7 +43,7 @@ def page_title(
 
 class LessonPage(Extension):
     """The features of ``lesson`` at ``url``; a page of ``generated`` (prepare's) gets no checks or
-    run; ``path``: the learner's path as prepare recorded it; ``warn`` takes the warnings."""
+    run; ``path``: the learner's path as prepare recorded it."""
 
     def __init__(
         self,
@@ -111,18 +103,15 @@ class LessonPage(Extension):
         md.convert = converted  # type: ignore[method-assign]
 
     def title(self, toc_tokens: Iterable[Mapping[str, Any]]) -> str:
-        """The page's title, once converted (its ``toc_tokens``)."""
         path = self.lesson.path
         return page_title(self.lesson.meta, toc_tokens, path, self.site.config.nav_titles.get(path))
 
     def _finish(self, md: Markdown, html: str) -> str:
-        """The page with its figures back, its notebook download, report box and path data."""
         if self.figures:
             html = figure_slots.restore(html, self.figures, self.lesson.where)
         lesson = self.lesson
         if lesson.origins is not None and self.is_lesson:  # a notebook lesson: what the build ran
-            href = download_href(notebook_path(lesson), self.url)
-            html += download_html(href, download_name(lesson))
+            html += download_html(lesson, download_href(notebook_path(lesson), self.url))
         self.content = html
         config = self.site.config
         if config.repo_url:
@@ -161,18 +150,11 @@ class LessonPage(Extension):
 
 
 def as_written(given: str, lesson: Lesson) -> bool:
-    """Whether ``given`` is the page's own body (newlines aside).
-
-    >>> page = Lesson.from_text("---\\ntitle: T\\n---\\n\\n# T\\n", "t.md")
-    >>> as_written("\\r\\n# T\\r\\n", page), as_written("# U\\n", page)
-    (True, False)
-    """
+    """Whether ``given`` is the page's own body."""
     return given.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n") == lesson.body
 
 
-class _Hook(Preprocessor):
-    """A pre- or tree-processor that calls ``call``."""
-
+class _Hook(Preprocessor):  # a pre- or tree-processor
     def __init__(self, md: Markdown, call: Callable[[Any], Any]) -> None:
         super().__init__(md)
         self.call = call

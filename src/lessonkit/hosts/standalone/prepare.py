@@ -1,14 +1,9 @@
-"""``lessonkit prepare``: what a host without plugins (Zensical) needs, written into docs/.
-
-It runs and converts every page (reporting every problem at once), then writes, only where
-changed and each marked as its own (:mod:`lessonkit.core.prepared`): the glossary page, the
-print page, notebooks, each notebook lesson's page, lessonkit's CSS and JS, and a manifest whose
-digest of every page's HTML makes a host watching docs/ convert its pages again.
-"""
+"""``lessonkit prepare``: the site-level outputs a host without plugins (Zensical) needs,
+written into docs/ where changed, each marked (:mod:`lessonkit.core.prepared`), with a manifest
+whose digest of every page's HTML makes a host watching docs/ convert its pages again."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import posixpath
@@ -19,16 +14,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
 from markdown import Markdown
-from yaml_env_tag import construct_env_tag
 
 from lessonkit.assets.bundle import bundle
 from lessonkit.checks.files import site_problems
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.prepared import MANIFEST, inside, is_prepared, mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.core.project import Project, entries
+from lessonkit.core.project import Project, entries, load_config
 from lessonkit.execute.engine import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.execute.filewatch import FileWatch
 from lessonkit.glossary.site import finish_page
@@ -106,9 +99,9 @@ class Outcome:
 
 
 def prepare_project(project: Project) -> Outcome:
-    """Run and convert every page of ``project``'s site; write its outputs into docs/ (one run
-    at a time)."""
-    config = load_config(project.config_file)
+    """Run and convert every page (every problem at once); write the outputs (one run at a time)."""
+    text = project.config_file.read_text(encoding="utf-8")
+    config = load_config(text, project.config_file.name, resolve=True)  # as MkDocs reads it
     site = Site(SiteConfig.of(config, project.config_file.parent, project.settings))
     try:
         with one_writer(site.config.docs_dir):
@@ -176,8 +169,7 @@ description: Short definitions of the words the lessons use, and the pages that 
 
 
 class _Run:
-    """One run's conversions (an unchanged page's from its record, :mod:`.records`; its checks
-    run) and the outputs made from them."""
+    """One run's conversions (an unchanged page's from its record) and the outputs made of them."""
 
     def __init__(
         self,
@@ -352,37 +344,6 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return found.st_dev, found.st_ino
-
-
-class _Loader(yaml.SafeLoader):
-    """``mkdocs.yml`` as its hosts read it: ``!ENV`` and ``!!python/name:`` resolved."""
-
-
-def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    module, _, attribute = suffix.rpartition(".")
-    try:
-        return getattr(importlib.import_module(module), attribute)
-    except (ImportError, AttributeError, ValueError) as error:
-        raise yaml.MarkedYAMLError(
-            problem=f"cannot import {suffix}: {error}", problem_mark=node.start_mark
-        ) from None
-
-
-_Loader.add_constructor("!ENV", construct_env_tag)  # as MkDocs reads it
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", _python_name)
-_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
-def load_config(config_file: Path) -> dict[str, Any]:
-    """The site's ``mkdocs.yml`` (LessonError at the line it cannot be read)."""
-    try:
-        data = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
-    except yaml.MarkedYAMLError as error:
-        line = error.problem_mark.line + 1 if error.problem_mark else None
-        hint = "fix that line (MkDocs cannot read it either)"
-        problem = Problem(str(error.problem), hint=hint, path=config_file.name, line=line)
-        raise LessonError([problem]) from None
-    return data if isinstance(data, dict) else {}
 
 
 def markdown_extensions(listed: list[Any]) -> tuple[list[str], dict[str, Any]]:

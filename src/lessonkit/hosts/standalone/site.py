@@ -1,10 +1,4 @@
-"""A lesson site as a host without plugins sees it: options, folders, URLs, engine, glossary.
-
->>> config = SiteConfig.of({"site_url": "https://o.github.io/r", "use_directory_urls": False},
-...                        Path("/site"), Settings())
->>> config.docs_dir, config.page_url("a/b.md"), config.canonical_url("a/b.html")
-(PosixPath('/site/docs'), 'a/b.html', 'https://o.github.io/r/a/b.html')
-"""
+"""A lesson site as a host without plugins sees it."""
 
 from __future__ import annotations
 
@@ -85,7 +79,7 @@ class SiteConfig:
         return page_url(path, self.use_directory_urls)
 
     def site_links(self, html: str, path: str) -> str:
-        """The page at ``path``'s relative links, from the site's root (a page's: its URL).
+        """The page at ``path``'s relative links, from the site's root.
 
         >>> c = SiteConfig(Path("/s"), Path("/s/docs"), Path("/s/site"), Settings())
         >>> c.site_links('<a href="b.md#x">b</a><a href="#y"></a><img src="i.png">', "a/c.md")
@@ -104,24 +98,16 @@ class SiteConfig:
         return _LINK.sub(link, html)
 
     def canonical_url(self, url: str) -> str:
-        """The page's full URL when the site has a ``site_url``."""
         return urljoin(self.site_url.rstrip("/") + "/", url) if self.site_url else url
 
     def assets(self) -> dict[str, str]:
-        """``css``/``js`` -> lessonkit's stylesheet and script's path in docs/."""
+        """``css``/``js`` -> its path in docs/."""
         folder = self.settings.assets_dir.strip("/")
         return {kind: f"{folder}/lessonkit.{kind}" for kind in ("css", "js")}
 
 
 def nav_titles(nav: Iterable[Any]) -> dict[str, str]:
-    """The title of each page ``nav`` names (MkDocs' or Zensical's form).
-
-    >>> nav_titles([{"Home": "index.md"}, {"Part": ["a.md", {"B": "b/c.md"}]}])
-    {'index.md': 'Home', 'b/c.md': 'B'}
-    >>> nav_titles([{"title": "Part", "url": None, "children": [
-    ...     {"title": "B", "url": "b/c.md", "children": []}]}])
-    {'b/c.md': 'B'}
-    """
+    """The title of each page ``nav`` names (MkDocs' or Zensical's form)."""
     titles: dict[str, str] = {}
     for item in nav:
         if not isinstance(item, Mapping):
@@ -150,7 +136,7 @@ def page_order(path: str) -> tuple[tuple[str, ...], bool, str]:
 
 
 class Site:
-    """A site's state for one process: its engine and glossary."""
+    """A site's state for one process."""
 
     def __init__(self, config: SiteConfig) -> None:
         self.config = config
@@ -162,7 +148,7 @@ class Site:
             self.engine = site_engine(settings, config.root, config.docs_dir, config.site_dir)
 
     def where(self, path: str) -> str:
-        """How messages name the page at ``path`` (e.g. ``docs/a/b.md``)."""
+        """How messages name the page at ``path`` (``docs/a/b.md``)."""
         return os.path.relpath(self.config.docs_dir / path, self.config.root)
 
     def read(self, path: str) -> Lesson:

@@ -1,17 +1,8 @@
 """lessonkit under Zensical: list ``lessonkit.hosts.zensical`` in ``markdown_extensions``.
 
-Zensical runs extensions, not MkDocs plugins, converting each page with a new ``Markdown`` in one
-process; this adds every feature of the page (:class:`~lessonkit.hosts.standalone.page.LessonPage`)
-and keeps the site's state. ``lessonkit prepare`` writes the site-level outputs before the build.
-Under any other host it does nothing.
-
->>> from types import SimpleNamespace as NS
->>> md = NS(preprocessors={CONTEXT: NS(page=NS(path="a/b.md", url="a/b/"),
-...                                    config={"root_dir": "/site"})})
->>> page_context(md)[:3]
-('a/b.md', 'a/b/', PosixPath('/site'))
->>> page_context(NS(preprocessors={})) is None
-True
+Zensical converts each page with a new ``Markdown`` in one process: this adds the page's
+features (:class:`~lessonkit.hosts.standalone.page.LessonPage`) and keeps the site's state;
+``lessonkit prepare`` writes the site-level outputs before. Under another host it does nothing.
 """
 
 from __future__ import annotations
@@ -43,8 +34,8 @@ _CONVERTED: dict[Path, int] = {}  # pages each site converted in this process
 
 
 def page_context(md: Any) -> tuple[str, str, Path, Mapping[str, Any]] | None:
-    """The page's path and URL, the site's folder and config (None under another host): the
-    one reader of Zensical's private API."""
+    """The page's path and URL, the site's folder and config (None under another host): the one
+    reader of Zensical's private API."""
     if CONTEXT not in md.preprocessors:
         return None
     try:
@@ -58,8 +49,6 @@ def page_context(md: Any) -> tuple[str, str, Path, Mapping[str, Any]] | None:
 
 
 class ZensicalExtension(Extension):
-    """Every lessonkit feature of the page Zensical converts (nothing under another host)."""
-
     def extendMarkdown(self, md: Markdown) -> None:
         if (context := page_context(md)) is None:
             return

@@ -1,16 +1,5 @@
-""""Go deeper" cards from a lesson's front matter ``resources:`` list (kind, title, author,
-url, note each), as plain HTML.
-
->>> print(resources_html([{"kind": "Paper", "title": "Attention Is All You Need",
-...     "author": "Vaswani et al.", "url": "https://arxiv.org/abs/1706.03762",
-...     "note": "The original transformer paper."}]))
-<ul class="lk-resources">
-<li class="lk-resource lk-resource--paper"><span class="lk-resource__kind">Paper</span> \
-<a class="lk-resource__title" href="https://arxiv.org/abs/1706.03762" rel="external">\
-Attention Is All You Need<span class="lk-visually-hidden"> (another site)</span></a> \
-<span class="lk-resource__author">Vaswani et al.</span> \
-<span class="lk-resource__note">The original transformer paper.</span></li>
-</ul>
+""" "Go deeper": a lesson's ``resources:`` front matter (kind, title, author, url, note each)
+becomes cards at its end, as plain HTML.
 """
 
 from __future__ import annotations
@@ -21,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from lessonkit.core.page import Page
 from lessonkit.core.problems import Problem
 from lessonkit.core.source import key_line, shown, split_source, text_problem
 from lessonkit.core.urls import scheme
@@ -125,3 +115,15 @@ def resources_html(resources: list[dict[str, str]]) -> str:
             f'<span class="lk-resource__note">{escape(r["note"])}</span></li>'
         )
     return '<ul class="lk-resources">\n' + "\n".join(items) + "\n</ul>"
+
+
+def section(page: Page) -> str:
+    """The "Go deeper" heading and cards to append to the page's Markdown ('' without any).
+
+    >>> section(Page.from_text("---\\nresources: []\\n---\\n# T\\n", "t.md"))
+    ''
+    """
+    resources = page.meta.get("resources")
+    if not resources:
+        return ""
+    return f"\n\n## Go deeper {{ #resources }}\n\n{resources_html(resources)}\n"
