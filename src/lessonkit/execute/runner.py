@@ -437,11 +437,8 @@ def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
             details = _source(runner.current)
             raise StepFailed(message, line(runner.current), hint, details=details) from None
     if budget.passed:
-        raise StepFailed(
-            budget.problem(
-                line(runner.failure[0] if runner.failure else runner.current), "this doctest"
-            )
-        )
+        example = runner.failure[0] if runner.failure else runner.current
+        raise StepFailed(budget.problem(line(example), "this doctest"))
     if runner.failure:
         example, details = runner.failure
         hint = "make the written output match what the code prints (or fix the code)"
