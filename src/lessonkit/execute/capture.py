@@ -1,9 +1,8 @@
 """Where a page's printed output goes: into the block that is running, bounded, in order.
 
-``sys.stdout`` is a :class:`PageOutput` with a buffer per step; a thread prints into the block
-that started it, and fails the page if it prints after that block ended. In a page process
-(``fds=True``) descriptors 1 and 2 are pipes too, so ``os.write``, subprocesses and C code stay
-within the output limit: 1 goes into the running block, 2 to the build's log (bounded).
+A thread prints into the block that started it, and fails the page if it prints after that
+block ended. In a page process (``fds=True``) descriptors 1 and 2 are pipes too, so C code and
+subprocesses stay within the output limit: 1 goes into the running block, 2 to the build's log.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Serialise a matplotlib figure as small, deterministic SVG to inline in a page.
 
-Text stays text, ids are stable and prefixed, no date; :data:`~lessonkit.lab.figure_style.INK`
-becomes ``currentColor`` (light and dark mode); the ``<svg>`` scales through its ``viewBox`` and
-carries the alt text (``role="img"``, ``aria-label``, ``<title>``).
+Text stays text, ids are stable and prefixed, no date; the lab's ``INK`` becomes
+``currentColor`` (light and dark mode); the ``<svg>`` carries the alt text.
 """
 
 from __future__ import annotations

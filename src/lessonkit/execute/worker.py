@@ -134,8 +134,8 @@ def _flags(flags: list[str]) -> list[str]:
 
 
 def retire(pid: int | None = None) -> None:
-    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have;
-    the next page starts a fresh one. (``ForkServer._stop`` would wait for its pages.)"""
+    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have
+    (``ForkServer._stop`` would wait for them); the next page starts a fresh one."""
     server = forkserver._forkserver
     with _lock, server._lock:
         current, alive = server._forkserver_pid, server._forkserver_alive_fd
