@@ -17,7 +17,8 @@ from lessonkit.checks.blocks import block_problems
 from lessonkit.checks.frontmatter import ALL_KNOWN, KNOWN_KEYS, key_problems
 from lessonkit.checks.markdown_setup import MarkdownSetup, extensions_of, registered_blocks
 from lessonkit.cli import main
-from lessonkit.execute.program import near_miss
+from lessonkit.core.problems import LessonError
+from lessonkit.execute.program import near_miss, parse_program
 
 PROBLEM = re.compile(r"(docs/\S+?:\d+: error: .*)")
 OTHER = """\
@@ -201,6 +202,18 @@ def test_near_misses_of_python_exec_say_what_to_write(info: str, suggestion: str
 )
 def test_what_runs_or_never_asked_to_is_no_near_miss(info: str) -> None:
     assert near_miss(info) is None
+
+
+@pytest.mark.parametrize(
+    ("option", "hint"),
+    [("sorce", "did you mean source?"), ("hide", "options: source, output, alt, timeout, ")],
+)
+def test_an_unknown_block_option_names_the_close_one_or_all(option: str, hint: str) -> None:
+    with pytest.raises(LessonError) as raised:
+        parse_program(f'```python exec {option}="x"\nx = 1\n```\n')
+    [problem] = raised.value.problems
+    assert problem.message == f"unknown option {option!r} on a python exec block"
+    assert problem.hint.startswith(hint)
 
 
 def test_other_languages_and_pycon_are_told_what_runs() -> None:

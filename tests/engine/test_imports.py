@@ -3,6 +3,7 @@ source; installed libraries are in every page's key: an upgrade re-runs every pa
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing.forkserver as forkserver
 import os
 import shutil
@@ -193,6 +194,16 @@ def test_imports_of_already_loaded_modules_are_recorded() -> None:
     result = run_program(program, "docs/page.md", imports=watch)
     assert {"numpy", "lessonkit.lab", "lessonkit.lab.cost"} <= watch.modules
     assert str(LAB / "cost.py") in result.sources
+
+
+def test_the_standard_library_is_not_recorded_import_module_is() -> None:
+    watch = ImportWatch()
+    with watch.recording():
+        import json.decoder  # noqa: F401  (Python's version covers it)
+
+        importlib.import_module("yaml")
+    assert "yaml" in watch.modules
+    assert not any(name.startswith("json") for name in watch.modules)
 
 
 def test_the_key_holds_the_execution_machinery_not_the_lab() -> None:

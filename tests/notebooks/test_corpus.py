@@ -26,8 +26,8 @@ import pytest
 from IPython.core.displayhook import DisplayHook
 from markdown.extensions.toc import slugify
 
-from lessonkit.execute.alt_text import GENERATED, describe
 from lessonkit.notebooks import expected, ipython
+from lessonkit.notebooks.alt_text import GENERATED, describe
 from lessonkit.notebooks.links import to_pages
 
 matplotlib.use("Agg")

@@ -20,7 +20,7 @@ from lessonkit.checks.frontmatter import front_matter_problems
 from lessonkit.checks.links import link_problems
 from lessonkit.core.page import Page
 from lessonkit.core.problems import LessonError, Problem
-from lessonkit.execute.checks import compile_problems
+from lessonkit.execute.program import compile_problems
 from lessonkit.glossary.checks import check as glossary_check
 
 

@@ -1,19 +1,9 @@
 """Page results on disk: a fault is a warning and a miss, never a broken build or a wrong page.
 
 An entry is ``<key>.json``: a header line (format, sha256 of key and payload), then the result
-with the digests of the files, folders and modules the page used, served only while those still
-match. Failed runs are never stored, writes are atomic, and a torn, damaged, misplaced or
-older-format entry is a miss (and removed) with one warning. The checksum guards against
-accidents, not the site's author, whose code could write a valid entry. A full build prunes
-the entries it did not use.
-
->>> import tempfile
->>> cache = Cache(Path(tempfile.mkdtemp()))
->>> cache.put("a" * 64, PageResult(steps=[StepResult(stdout="hi\\n")]))
->>> cache.get("a" * 64).steps[0].stdout
-'hi\\n'
->>> cache.get("b" * 64) is None
-True
+with the digests of what the page used, served only while those match. Failed runs are never
+stored, writes are atomic, a torn, damaged or older entry is a miss (and removed) with one
+warning. The checksum guards against accidents, not the site's author.
 """
 
 from __future__ import annotations
@@ -188,7 +178,6 @@ def still_current(result: PageResult) -> bool:
 
 
 def encode(key: str, result: PageResult) -> bytes:
-    """What :meth:`Cache.put` writes for ``key``."""
     payload = json.dumps(_page_json(result), sort_keys=True).encode()
     header = json.dumps({"format": FORMAT, "sha256": _checksum(key, payload)}).encode()
     return header + b"\n" + payload
@@ -221,20 +210,8 @@ def _checksum(key: str, payload: bytes) -> str:
 
 
 def _page_json(result: PageResult) -> dict[str, Any]:
-    return {
-        "steps": [
-            {
-                "stdout": s.stdout,
-                "text": s.text,
-                "figures": [f._asdict() for f in s.figures],
-                "shown": s.shown,
-            }
-            for s in result.steps
-        ],
-        "problems": [p._asdict() for p in result.problems],
-        "reads": result.reads,
-        "sources": result.sources,
-    }
+    steps = [{**s._asdict(), "figures": [f._asdict() for f in s.figures]} for s in result.steps]
+    return {**result._asdict(), "steps": steps, "problems": [p._asdict() for p in result.problems]}
 
 
 _OPTIONAL_INT = (int, type(None))
@@ -262,21 +239,12 @@ def _page_result(value: Any) -> PageResult:
         raise ValueError("not what lessonkit writes")
     if any(p["severity"] not in ("error", "warning") for p in value["problems"]):
         raise ValueError("an unknown severity")
-    if not all(
-        [type(x) for x in row] == [int, str, str] for s in value["steps"] for row in s["shown"]
-    ):
-        raise ValueError("a shown output is not (position, kind, text)")
-    return PageResult(
-        steps=[
-            StepResult(
-                s["stdout"],
-                [Figure(**f) for f in s["figures"]],
-                s["text"],
-                [tuple(row) for row in s["shown"]],
-            )
-            for s in value["steps"]
-        ],
-        problems=[Problem(**p) for p in value["problems"]],
-        reads=value["reads"],
-        sources=value["sources"],
-    )
+    for step in value["steps"]:
+        step["shown"] = [tuple(row) for row in step["shown"]]
+        if any([type(x) for x in row] != [int, str, str] for row in step["shown"]):
+            raise ValueError("a shown output is not (position, kind, text)")
+    steps = [
+        StepResult(**{**s, "figures": [Figure(**f) for f in s["figures"]]}) for s in value["steps"]
+    ]
+    problems = [Problem(**p) for p in value["problems"]]
+    return PageResult(**{**value, "steps": steps, "problems": problems})

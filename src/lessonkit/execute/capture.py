@@ -1,9 +1,8 @@
 """Where a page's printed output goes: into the block that is running, bounded, in order.
 
-``sys.stdout`` is a :class:`PageOutput` with a buffer per step; a thread prints into the block
-that started it, and fails the page if it prints after that block ended. In a page process
-(``fds=True``) descriptors 1 and 2 are pipes too, so ``os.write``, subprocesses and C code stay
-within the output limit: 1 goes into the running block, 2 to the build's log (bounded).
+A thread prints into the block that started it, and fails the page if it prints after that
+block ended. In a page process (``fds=True``) descriptors 1 and 2 are pipes too, so C code and
+subprocesses stay within the output limit: 1 goes into the running block, 2 to the build's log.
 """
 
 from __future__ import annotations
@@ -36,15 +35,13 @@ class PageOutput(io.TextIOBase):
         self._main = threading.get_ident()
         # each thread's block (None: there before the page); by thread, as ids are reused
         self._owners: dict[threading.Thread, int | None] = dict.fromkeys(threading.enumerate())
-        self.late: dict[int, int] = {}  # block -> the block (-1: none) when its thread printed
+        self.late: set[int] = set()  # blocks whose thread printed after the block ended
         self._fds = fds
         self._pipes: dict[int, tuple[int, codecs.IncrementalDecoder]] = {}
         self._stderr_left = STDERR_LIMIT
         self._pipe: int | None = None  # descriptor 1's pipe, in a page process
 
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
+    encoding = "utf-8"  # type: ignore[assignment]
 
     def writable(self) -> bool:
         return True
@@ -71,7 +68,7 @@ class PageOutput(io.TextIOBase):
             if owner is None:  # not the page's thread
                 self._saved.write(text)
             elif owner != self._step or self._buffer is None:
-                self.late.setdefault(owner, self._step)
+                self.late.add(owner)
             else:
                 self._spend(len(text))
                 self._buffer.write(text)

@@ -18,28 +18,9 @@ RACY = 2.0  # seconds within which a rewrite may keep a file's mtime and size (c
 Stamp = tuple[int, int]
 
 
-def too_recent(mtime_ns: int) -> bool:
-    """Whether a file last changed at ``mtime_ns`` changed within :data:`RACY` of now.
-
-    >>> too_recent(time.time_ns()), too_recent(0)
-    (True, False)
-    """
-    return time.time_ns() - mtime_ns < RACY * 1e9
-
-
 def file_digest(path: Path) -> str:
-    """sha256 of a file's bytes, hex."""
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
-def listing_digest(folder: str) -> str | None:
-    """sha256 of a folder's sorted names, hex (None if it is no folder now)."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return None
-    return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def stamp(path: str) -> Stamp | None:
@@ -52,10 +33,12 @@ def stamp(path: str) -> Stamp | None:
 
 
 def digest(path: str) -> str | None:
-    """A file's or (path ending with :data:`LISTING`) a folder's digest now; None if gone."""
-    if path.endswith(LISTING):
-        return listing_digest(path)
+    """A file's or (path ending with :data:`LISTING`) a folder's sorted names' digest; None if
+    gone."""
     try:
+        if path.endswith(LISTING):
+            names = "\0".join(sorted(os.listdir(path))).encode("utf-8", "surrogateescape")
+            return hashlib.sha256(names).hexdigest()
         return file_digest(Path(path))
     except OSError:
         return None
@@ -63,7 +46,7 @@ def digest(path: str) -> str | None:
 
 @cache
 def _digest_at(path: str, at: Stamp) -> str | None:
-    """:func:`digest`, once per stamp that is not :func:`too_recent`."""
+    """:func:`digest`, once per stamp older than :data:`RACY`."""
     return digest(path)
 
 
@@ -72,7 +55,7 @@ def current_digest(path: str) -> str | None:
     copies of the lesson's 20 files takes 0.01 s, not 0.16 s (each preview save, warm build)."""
     if (now := stamp(path)) is None:
         return None
-    return digest(path) if too_recent(now[0]) else _digest_at(path, now)
+    return digest(path) if time.time_ns() - now[0] < RACY * 1e9 else _digest_at(path, now)
 
 
 @cache

@@ -6,12 +6,14 @@ what else it used (files, folders, modules) is in its cache entry, checked at lo
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lessonkit.core.settings import Settings
 from lessonkit.execute.cache import Cache, still_current
 from lessonkit.execute.imports import machinery_digest
 from lessonkit.execute.program import Program
@@ -61,9 +63,10 @@ class Engine:
         self._pool: WorkerPool | None = None
         self._closed = False  # close began: nothing more is submitted or started
         self.docs_dir = docs_dir
-        self.sources = sources
-        self.private = private
-        self.snapshot = snapshot
+        sources = (*([docs_dir] if docs_dir else []), *sources)
+        unread = (*private, *([self.cache.folder] if self.cache else []))
+        watched = (*sources, *private) if snapshot else ()
+        self._paths = (watched, (*sources, *unread), unread)  # Job's watched, protected, private
         self._started = time.time()
         self._threads: ThreadPoolExecutor | None = None  # made when a page first has to run
         self._futures: dict[str, Outcome[PageResult]] = {}
@@ -73,7 +76,7 @@ class Engine:
         self.ran_pages: list[str] = []  # pages that ran (not from cache), as they finished
 
     def _open_pool(self) -> WorkerPool | None:
-        """The pool, made when a page first has to run; None once :meth:`close` began."""
+        """The pool (made when a page first runs); None once :meth:`close` began."""
         with self._lock:
             if self._closed:
                 return None
@@ -87,8 +90,7 @@ class Engine:
         return program.key(machinery_digest() + repr(sorted(self._limits.items())))
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
-        """Start ``program`` unless cached or under way; its future. :class:`EngineClosed` once
-        :meth:`close` began."""
+        """Start ``program`` unless cached or under way; its future (:class:`EngineClosed` late)."""
         key = self.key(program)
         with self._lock:
             if key in self._futures:
@@ -112,8 +114,7 @@ class Engine:
             return future
 
     def start(self, program: Program, display_path: str, source_text: str) -> None:
-        """Start ``program`` now unless the cache holds an entry (looked up when submitted, so
-        that a build does not hold every page's result at once)."""
+        """Start ``program`` unless the cache holds it (read when submitted: bounds memory)."""
         if self.cache is None or not self.cache.holds(self.key(program)):
             self.submit(program, display_path, source_text)
 
@@ -126,8 +127,6 @@ class Engine:
         """What ran, for the build's log: a warm build that ran a page says which.
 
         >>> engine = Engine(cache_dir=None)
-        >>> engine.summary()
-        '0 page(s) ran, the rest came from cache'
         >>> engine.ran_pages += ["docs/b.md", "docs/a.md"]
         >>> engine.summary()
         '2 page(s) ran (docs/a.md, docs/b.md), the rest came from cache'
@@ -145,18 +144,8 @@ class Engine:
         return released or bool(future and future.done() and future.result().ok)
 
     def release(self, program: Program) -> None:
-        """Let go of a finished good result once its page is converted (a build then holds no
-        page's outputs to its end); :meth:`ran` and the prune still count it.
-
-        >>> from lessonkit.execute.program import parse_program
-        >>> engine = Engine(cache_dir=None)
-        >>> prose = parse_program("No code here.\\n")
-        >>> engine.result(prose, "a.md").ok
-        True
-        >>> engine.release(prose)
-        >>> engine.ran(prose), len(engine._futures)
-        (True, 0)
-        """
+        """Let go of a good result once its page is converted: a build holds no page's outputs
+        to its end (bounds memory); :meth:`ran` and the prune still count it."""
         key = self.key(program)
         with self._lock:
             future = self._futures.get(key)
@@ -193,17 +182,7 @@ class Engine:
 
         docs = self.docs_dir or Path.cwd()
         page_dir = (docs / program.page).parent if program.page else docs
-        private = (*self.private, *([self.cache.folder] if self.cache else []))
-        sources = (*([self.docs_dir] if self.docs_dir else []), *self.sources)
-        job = Job(
-            program,
-            display_path,
-            source_text,
-            page_dir,
-            watched=(*sources, *self.private) if self.snapshot else (),
-            protected=(*sources, *private),
-            private=private,
-        )
+        job = Job(program, display_path, source_text, page_dir, *self._paths)
         pool = self._open_pool()
         if pool is None:
             return lost_result(job)
@@ -230,3 +209,34 @@ class Engine:
                 with self._lock:
                     used = set(self._futures) | self._released
                 self.cache.prune(used, self._started - CLOCK_SLACK)
+
+
+CONFIG_FILES = ("mkdocs.yml", "mkdocs.yaml")  # lesson code may not change or make them
+
+
+def site_engine(
+    settings: Settings, root: Path, docs_dir: Path, site_dir: Path, snapshot: bool = True
+) -> Engine:
+    """The engine a site's settings describe (``root``: the configuration's folder)."""
+    return Engine(
+        root / settings.cache_dir,
+        workers=settings.workers or os.cpu_count() or 1,
+        timeout=float(settings.timeout),
+        docs_dir=docs_dir.resolve(),
+        sources=tuple(root.resolve() / name for name in CONFIG_FILES),
+        private=(site_dir.resolve(),),
+        limits={
+            "output_limit": settings.output_limit,
+            "memory_limit": settings.memory_limit,
+            "describe_figures": settings.generated_alt_text,
+        },
+        snapshot=snapshot,
+    )
+
+
+def warm_up_if_first_build(settings: Settings, root: Path) -> None:
+    """On a first build (no cache folder), start the fork server: it overlaps the host's start."""
+    if settings.execute and not (root / settings.cache_dir).exists():
+        from lessonkit.execute import worker  # a warm build imports none
+
+        worker.warm_up()

@@ -1,13 +1,11 @@
 """Watch what lesson code does to files: record what it reads, refuse what it may not change.
 
-An audit hook (idle unless a watch is active) sees Python's file functions. **Reads**: each file
-read and folder listed joins the page's cache entry (not Python's installation, the import
-system's reads, the page's working folder, files it wrote). **Writes**: a change to a
-``protected`` path (the docs, ``mkdocs.yml``, the site, the cache) raises ``PermissionError`` at
-the lesson's line; ``private`` paths (the site, the cache) may not be read either. **Escapes**: a
-subprocess or ``ctypes`` writes unseen, so a full build snapshots the ``watched`` trees when one
-starts and compares them when the page ends (a serve passes none: it could not tell an editor's
-save). A C extension's own writes are not seen: the guard stops accidents, not the author.
+An audit hook sees Python's file functions. **Reads** join the page's cache entry (not Python's
+installation, the import system's, the page's working folder's). **Writes** to a ``protected``
+path raise ``PermissionError`` at the lesson's line; ``private`` paths may not be read either.
+**Escapes**: a subprocess or ``ctypes`` writes unseen, so a full build snapshots the ``watched``
+trees when one starts and compares them when the page ends. The guard stops accidents, not the
+author.
 """
 
 from __future__ import annotations
@@ -181,7 +179,6 @@ class FileWatch:
 
 
 def _refused(message: str, hint: str) -> PermissionError:
-    """A PermissionError whose ``hint`` the runner shows."""
     error = PermissionError(message)
     error.hint = hint  # type: ignore[attr-defined]
     return error
@@ -238,7 +235,7 @@ def _state(info: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def _diff(before: Snapshot, after: Snapshot) -> list[tuple[str, str]]:
-    """What changed between two snapshots: ``(verb, path)`` pairs in path order."""
+    """``(verb, path)`` pairs in path order."""
     changes = [("deleted", p) for p in before if p not in after]
     changes += [("created", p) for p in after if p not in before]
     changes += [("changed", p) for p in before if p in after and before[p] != after[p]]

@@ -1,10 +1,8 @@
 """What a page's code imports: the lessonkit and local source files its result depends on.
 
 Every import while a page runs is recorded (``__import__`` and ``import_module`` are wrapped);
-a module loaded before does not import again, so source modules are also read statically. Each
-source file is digested as loaded (``PageResult.sources``); installed libraries are covered by
-the environment digest in every key (:func:`machinery_digest`). A page process forked from a
-fork server that holds files edited since checks :func:`stale_sources` first (``mkdocs serve``).
+a module loaded before does not import again, so source modules are also read statically, and
+digested as loaded. Installed libraries are in every key (:func:`machinery_digest`).
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ import builtins
 import hashlib
 import importlib
 import importlib.machinery
+import importlib.util
 import os
 import platform
 import re
@@ -80,18 +79,7 @@ def _note(names: list[str]) -> None:
 
 class ImportWatch:
     """Record the modules a page's steps import (``own_folder``: the page's, whose modules are
-    the page's own code).
-
-    >>> watch = ImportWatch()
-    >>> with watch.recording():
-    ...     import json.decoder  # the standard library: Python's version covers it
-    ...     from lessonkit.lab import trace  # already loaded or not: seen either way
-    ...     yaml = importlib.import_module("yaml")
-    >>> {"lessonkit.lab", "lessonkit.lab.trace", "yaml"} <= watch.modules
-    True
-    >>> any(name.startswith("json") for name in watch.modules)
-    False
-    """
+    the page's own code)."""
 
     def __init__(self, own_folder: Path | None = None) -> None:
         self.modules: set[str] = set()
@@ -118,11 +106,10 @@ class ImportWatch:
 
 def _resolve(name: str, package: str, level: int) -> str:
     """The absolute name of a relative import (``""`` when it cannot be one)."""
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts) or not parts:
+    try:
+        return importlib.util.resolve_name("." * level + name, package)
+    except (ImportError, ValueError):
         return ""
-    base = parts[: len(parts) - (level - 1)]
-    return ".".join([*base, name] if name else base)
 
 
 def dependencies(modules: Iterable[str], own_folder: Path | None = None) -> dict[str, str]:
@@ -155,12 +142,10 @@ def _is_source(top: str) -> bool:
     return _sources[top]
 
 
-_IMPORT = re.compile(
+_IMPORT = re.compile(  # it can only err towards more files; ast: 50 ms, not 3, for a figure page
     r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))",
     re.MULTILINE,
 )
-"""An import statement at a line's start (it can only err towards more files): not ``ast``, which
-takes 50 ms, not 3 ms, for the ten lab files a figure page uses."""
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
 _COMMENT = re.compile(r"#[^\n]*")
 

@@ -95,7 +95,8 @@ def kill_descendants() -> None:
 
 
 def kill_tree(pid: int) -> None:
-    """Kill ``pid`` and its tree from outside, stopping all first (none forks an orphan)."""
+    """Kill ``pid``, its tree and its process group from outside, stopping all first (none
+    forks an orphan)."""
     stopped = {pid}
     _signal(pid, signal.SIGSTOP)
     for _ in range(50):
@@ -107,12 +108,8 @@ def kill_tree(pid: int) -> None:
         stopped.update(new)
     for child in stopped:
         _signal(child, signal.SIGKILL)
-
-
-def kill_group(pgid: int) -> None:
-    """Kill process group ``pgid``."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)  # without /proc, what the page started in its group
 
 
 def limit_memory(limit: int) -> None:

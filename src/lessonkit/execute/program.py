@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 import shlex
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -78,28 +79,19 @@ class Span(NamedTuple):
     length: int = 0
 
 
+@dataclass(eq=False)
 class Program:
     """A page's steps in document order, with where each one sits in the source text."""
 
-    __slots__ = ("_keys", "page", "spans", "steps")
-
-    def __init__(
-        self, steps: list[Step] | None = None, spans: list[Span] | None = None, page: str = ""
-    ) -> None:
-        self.steps: list[Step] = steps if steps is not None else []
-        self.spans: list[Span] = spans if spans is not None else []
-        self.page = page  # relative to the docs folder: in the key (code may read files there)
-        self._keys: dict[str, str] = {}
+    steps: list[Step] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+    page: str = ""  # relative to the docs folder: in the key (code may read files there)
 
     def key(self, environment: str) -> str:
         """Cache key: the steps' kinds, sources and options, the page and ``environment``; no line
-        numbers (a prose edit that moves a block re-runs nothing). Remembered: a build asks up to
-        five times a page, and a 48-step lesson's key takes 0.3 ms."""
-        if environment not in self._keys:
-            steps = [(s.kind, s.source, s.options, s.fmt) for s in self.steps]
-            payload = json.dumps([self.page, environment, steps])
-            self._keys[environment] = hashlib.sha256(payload.encode()).hexdigest()
-        return self._keys[environment]
+        numbers (a prose edit that moves a block re-runs nothing)."""
+        steps = [(s.kind, s.source, s.options, s.fmt) for s in self.steps]
+        return hashlib.sha256(json.dumps([self.page, environment, steps]).encode()).hexdigest()
 
 
 def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
@@ -136,7 +128,6 @@ def parse_program(text: str, line_offset: int = 0, page: str = "") -> Program:
     return program
 
 
-_EXEC = "exec"
 _RUNS = "lessonkit runs ```python exec blocks (and ```pycon doctests)"
 _QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")  # behind a quote's >
 
@@ -144,19 +135,14 @@ _QUOTED_FENCE = re.compile(r" {0,3}>[ >]*(?:`{3,}|~{3,})(?P<info>[^`]*)")  # beh
 @lru_cache(maxsize=1024)
 def near_miss(info: str) -> tuple[str, str] | None:
     """The message and hint when a fence's ``info`` asks to execute in a spelling lessonkit does
-    not run (else None).
+    not run (else None): its words close to ``exec``, its language close to Python's names.
 
     >>> near_miss('python exec source="hide"') is None, near_miss("python") is None
     (True, True)
-    >>> print(*near_miss("py exec"), sep="\\n")
-    ```py exec does not run: lessonkit runs ```python exec blocks (and ```pycon doctests)
-    did you mean ```python exec?
-    >>> near_miss('{.python exec="1" title="a.py"}')[1]
-    'did you mean ```python exec title="a.py"?'
-    >>> near_miss("python-exec")[1]
-    'did you mean ```python exec?'
-    >>> near_miss("pycon exec")[1]
-    'a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)'
+    >>> print(*near_miss('{.python exec="1" title="a.py"}'), sep="\\n")
+    ```{.python exec="1" title="a.py"} does not run: lessonkit runs ```python exec blocks (and \
+```pycon doctests)
+    did you mean ```python exec title="a.py"?
     """
     words = _info_words(info)
     if not words:
@@ -169,23 +155,19 @@ def near_miss(info: str) -> tuple[str, str] | None:
     wanted = [n for n, w in enumerate(words[1:], 1) if _is_exec(w)]
     if not wanted:
         return None
-    if own and wanted == [1] and words[1] == _EXEC:
+    if own and wanted == [1] and words[1] == "exec":
         return None  # lessonkit's own syntax
     others = [w for n, w in enumerate(words[1:], 1) if n not in wanted and not w.startswith(".")]
     written = "```" + info.strip()
     message = f"{written} does not run: {_RUNS}"
     if language == "pycon":
-        return (
-            message,
-            "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)",
-        )
-    suggestion = " ".join(["```python exec", *others])
-    if language not in _PYTHONS and difflib.get_close_matches(language, _PYTHONS, n=1) == []:
-        hint = (
-            f"only Python runs: write {suggestion} for Python code, or drop exec to show the code"
-        )
+        hint = "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)"
         return message, hint
-    return message, f"did you mean {suggestion}?"
+    suggestion = " ".join(["```python exec", *others])
+    if difflib.get_close_matches(language, _PYTHONS, n=1):
+        return message, f"did you mean {suggestion}?"
+    hint = f"only Python runs: write {suggestion} for Python code, or drop exec to show the code"
+    return message, hint
 
 
 _GLUED = re.compile(r"\.?(?P<language>py(?:thon)?3?|pycon)[,;:_.-]?(?P<exec>exec\w*)")
@@ -206,16 +188,7 @@ _WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"?|'[^']*'?)+""")  # quoted values kept
 def _is_exec(word: str) -> bool:
     """Whether an info string's word asks to execute: ``.exec``, ``exec="1"``, ``exe``..."""
     name = word.lower().lstrip(".").split("=", 1)[0].strip("\"':,;")
-    return name in (_EXEC, "execute", "exec-code", "run-exec") or _close_to_exec(name)
-
-
-def _close_to_exec(name: str) -> bool:
-    """Whether ``name`` is a misspelling of ``exec`` (difflib's ratio at least 0.8).
-
-    >>> [n for n in ("exe", "execs", "exce", "source", "ex", "executes") if _close_to_exec(n)]
-    ['exe', 'execs']
-    """
-    return bool(difflib.get_close_matches(name, [_EXEC], n=1, cutoff=0.8))
+    return bool(difflib.get_close_matches(name, ("exec", "execute"), cutoff=0.8))
 
 
 def _quoted_fences(lines: list[str], line_offset: int) -> list[Problem]:
@@ -228,7 +201,7 @@ def _quoted_fences(lines: list[str], line_offset: int) -> list[Problem]:
         info = m["info"].strip()
         words = _info_words(info)
         miss = near_miss(info)
-        if miss is None and not (words[1:2] == [_EXEC] and words[0].lower() == "python"):
+        if miss is None and not (words[1:2] == ["exec"] and words[0].lower() == "python"):
             continue
         message = f"```{info} in a block quote does not run: nothing executes inside a quote"
         hint = "take the block out of the quote (a block before it can compute what the quote says)"
@@ -252,8 +225,9 @@ def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple
     for word in words:
         name, sep, value = word.partition("=")
         if name not in EXEC_OPTIONS:
-            known = ", ".join(f"{k} ({v})" for k, v in EXEC_OPTIONS.items())
-            problems.append(Problem(f"unknown option {name!r} on a python exec block", line, known))
+            close = difflib.get_close_matches(name, EXEC_OPTIONS, n=1)
+            hint = f"did you mean {close[0]}?" if close else "options: " + ", ".join(EXEC_OPTIONS)
+            problems.append(Problem(f"unknown option {name!r} on a python exec block", line, hint))
             continue
         if not sep:
             problems.append(Problem(f"option {name!r} needs a value", line, f'write {name}="..."'))
@@ -312,17 +286,65 @@ def split_format(body: str) -> tuple[str, str]:
     >>> split_format("{'a': 1}['a']")
     ("{'a': 1}['a']", '')
     """
-    if _compiles(body):
+    if not _compile(body, 1, "eval"):
         return body, ""
     expression, sep, spec = body.rpartition(":")
-    if sep and _FORMAT_SPEC.match(spec.strip()) and _compiles(expression.strip()):
+    if sep and _FORMAT_SPEC.match(spec.strip()) and not _compile(expression.strip(), 1, "eval"):
         return expression.strip(), spec.strip()
     return body, ""
 
 
-def _compiles(expression: str) -> bool:
+def compile_problems(program: Program) -> list[Problem]:
+    """A SyntaxError for each exec block, doctest example or inline value that does not compile.
+
+    >>> [p.message for p in compile_problems(parse_program("```pycon\\n>>> 1 +\\n```\\n"))]
+    ['SyntaxError: invalid syntax']
+    """
+    problems = []
+    for step in program.steps:
+        if step.kind == "exec":
+            problems += _compile_block(step)
+        elif step.kind == "doctest":
+            problems += _compile_doctest(step)
+        else:
+            hint = "write a Python expression between {{ and }}, e.g. {{ total:.2f }}"
+            for found in _compile(step.source, step.line, "eval"):
+                what = found.message.removeprefix("SyntaxError: ")
+                message = f"SyntaxError in inline value {{{{ {step.source} }}}}: {what}"
+                problems.append(Problem(message, step.line, hint))
+    return problems
+
+
+def _compile(source: str, first_line: int, mode: str) -> list[Problem]:
     try:
-        compile(expression, "<value>", "eval")
-    except SyntaxError:
-        return False
-    return True
+        compile(source, "<lesson>", mode, dont_inherit=True)
+    except SyntaxError as error:
+        line = first_line + (error.lineno or 1) - 1
+        details = f"line {line}: {(error.text or '').strip()}"
+        hint = "fix the Python syntax in this block"
+        return [Problem(f"SyntaxError: {error.msg}", line, hint, details=details)]
+    return []
+
+
+def _compile_block(step: Step) -> list[Problem]:
+    """A block's SyntaxError, if it has one even as IPython reads it (``%magic``, ``!shell``)."""
+    if not (found := _compile(step.source, step.line, "exec")):
+        return found
+    from lessonkit.notebooks.ipython import prepare_cell  # imports IPython: only here
+
+    return _compile(prepare_cell(step.source), step.line, "exec")
+
+
+def _compile_doctest(step: Step) -> list[Problem]:
+    import doctest  # it imports pdb and unittest: a warm build needs neither
+
+    try:
+        examples = doctest.DocTestParser().get_examples(step.source)
+    except ValueError as error:
+        message = re.sub(r"^line \d+ of the docstring for \S+ ", "", str(error))
+        hint = "write each example as '>>> code', continuation lines as '... ', then its output"
+        return [Problem(f"cannot read the doctest: {message}", step.header_line, hint)]
+    problems = []
+    for example in examples:
+        problems += _compile(example.source, step.line + example.lineno, "single")
+    return problems

@@ -1,7 +1,6 @@
 """What running a page produced: each step's output and figures, or the problems that stopped it.
 
-Apart from the runner: a warm build never imports it. Empty defaults are shared, never filled.
-"""
+Empty defaults are shared, never filled."""
 
 from __future__ import annotations
 
@@ -20,11 +19,10 @@ class StepResult(NamedTuple):
 
     stdout: str = ""
     figures: list[Figure] = []  # noqa: RUF012
-    text: str = ""
-    """A value's formatted text, or a doctest's transcript with the real outputs."""
+    text: str = ""  # a value's formatted text, or a doctest's transcript with the real outputs
+    # a notebook cell's displays, value or expected error: (characters printed before it,
+    # html/markdown/text/error, text)
     shown: list[tuple[int, str, str]] = []  # noqa: RUF012
-    """A notebook cell's displays, value or expected error: (characters printed before it,
-    ``html``/``markdown``/``text``/``error``, text)."""
 
 
 class PageResult(NamedTuple):
@@ -32,10 +30,8 @@ class PageResult(NamedTuple):
 
     steps: list[StepResult] = []  # noqa: RUF012
     problems: list[Problem] = []  # noqa: RUF012
-    reads: dict[str, str] = {}  # noqa: RUF012
-    """Files under the docs folder that the code read: path -> sha256 of the content read."""
-    sources: dict[str, str] = {}  # noqa: RUF012
-    """Source files of the lessonkit (or local) modules imported: path -> sha256."""
+    reads: dict[str, str] = {}  # noqa: RUF012  (files and folders the code read: path -> sha256)
+    sources: dict[str, str] = {}  # noqa: RUF012  (its lessonkit or local modules: path -> sha256)
 
     @property
     def ok(self) -> bool:

@@ -1,7 +1,6 @@
 """Run a page's program in one fresh namespace and collect each step's outputs.
 
-Used by page processes and by pytest (lesson doctests). A function prints into the block that
-calls it (:mod:`lessonkit.execute.capture`):
+A function prints into the block that calls it (:mod:`lessonkit.execute.capture`):
 
 >>> from lessonkit.execute.program import parse_program
 >>> page = parse_program('''
@@ -17,9 +16,8 @@ calls it (:mod:`lessonkit.execute.capture`):
 >>> [step.stdout for step in run_program(page, "page.md").steps]
 ['', 'HI\\n']
 
-A block shows, as a notebook cell does, its printed output, its last expression's value (unless
-a ``;`` ends it) and its figures. A page's output is bounded (:data:`OUTPUT_LIMIT`); random
-generators are seeded from the page's path (:func:`page_seed`).
+A block shows, as a notebook cell does, its printed output, its last value (unless a ``;`` ends
+it) and its figures; :class:`~lessonkit.notebooks.cell.Cell` adds IPython's semantics.
 """
 
 from __future__ import annotations
@@ -47,11 +45,8 @@ from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import Figure, PageResult, StepResult
 
-OUTPUT_LIMIT = 4 * 2**20
-"""Characters of output a page may produce (the site's largest page: about 75 000)."""
-
-TRACEBACK_LINES = 12
-"""Traceback lines shown under an error at most (repeats are collapsed first)."""
+OUTPUT_LIMIT = 4 * 2**20  # characters of output a page may produce (the largest: about 75 000)
+TRACEBACK_LINES = 12  # traceback lines shown under an error at most (repeats collapsed first)
 
 
 class StepFailed(Exception):
@@ -151,28 +146,14 @@ def run_program(
     return PageResult(steps, problems, reads, sources)
 
 
-def notebook_page(display_path: str, program: Program) -> bool:
-    """Whether a page runs as a notebook: its source is one, or a block has ``ipython="yes"``.
-
-    >>> from lessonkit.execute.program import parse_program
-    >>> notebook_page("docs/a.ipynb", Program()), notebook_page("docs/a.md", Program())
-    (True, False)
-    >>> notebook_page("a.md", parse_program('```python exec ipython="yes"\\n!ls\\n```'))
-    True
-    """
-    if display_path.endswith((".ipynb", ".py")):
-        return True
-    return any(step.option("ipython") == "yes" for step in program.steps)
-
-
 def _check_output(program: Program, output: PageOutput, budget: _Budget, index: int) -> None:
     """Fail the page if output passed the limit, or a thread printed after its block ended."""
     if budget.passed:
         raise StepFailed(budget.problem(program.steps[index].header_line))
-    for owner in sorted(output.late):
+    if output.late:
         raise StepFailed(
             "a thread this block started printed after the block had ended",
-            program.steps[owner].header_line,
+            program.steps[min(output.late)].header_line,
             "wait for the thread before the block ends (thread.join()), or print its "
             "result from the block itself",
         )
@@ -190,15 +171,13 @@ def page_seed(page: str) -> int:
 @contextmanager
 def _seeded(page: str) -> Iterator[None]:
     """Seed ``random`` and numpy's global generator for the page; restore them afterwards."""
-    seed = page_seed(page)
-    saved = random.getstate()
     numpy = sys.modules.get("numpy")
     if numpy:
         import numpy.random  # numpy loads it lazily; outside the page's record of its imports
-    saved_numpy = numpy.random.get_state() if numpy else None
-    random.seed(seed)
+    saved, saved_numpy = random.getstate(), numpy.random.get_state() if numpy else None
+    random.seed(page_seed(page))
     if numpy:
-        numpy.random.seed(seed)
+        numpy.random.seed(page_seed(page))
     try:
         yield
     finally:
@@ -208,7 +187,6 @@ def _seeded(page: str) -> Iterator[None]:
 
 
 def _figure_style() -> AbstractContextManager[None]:
-    """The lesson figure style as matplotlib's settings, restored afterwards."""
     import matplotlib as mpl
 
     from lessonkit.lab.figure_style import STYLE
@@ -218,17 +196,16 @@ def _figure_style() -> AbstractContextManager[None]:
 
 def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
     namespace, path, output = budget.namespace, budget.path, budget.output
-    ipython = step.option("ipython")
-    cell = ipython == "yes" or (budget.notebook and ipython != "no")
-    if cell:
-        from lessonkit.notebooks import expected, ipython
-    chunks = _compile_block(step, path, ipython.prepare_cell(step.source) if cell else step.source)
-    figures: list[Any] = []  # the figures the block's expression statements (and display) gave
-    shown: list[tuple[int, str, str]] = []  # a notebook cell's displays, value, expected error
+    cell = None
+    if step.option("ipython") == "yes" or (budget.notebook and step.option("ipython") != "no"):
+        from lessonkit.notebooks.cell import Cell
+
+        cell = Cell(step)
+    chunks = _compile_block(step, path, cell.source if cell else step.source)
+    figures: list[Any] = []  # the figures the block's expression statements gave
     with output.step(index) as buffer:
-        capture = ipython.DisplayCapture(ipython.bind(namespace), buffer.tell) if cell else None
         try:
-            with capture or nullcontext():
+            with cell.running(namespace, buffer.tell) if cell else nullcontext():
                 for code, kind in chunks:
                     if kind == "exec":
                         exec(code, namespace)
@@ -236,27 +213,29 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
                     value = eval(code, namespace)
                     if kind != "hidden" and _is_figure(value):
                         figures.append(value)
-                    elif kind == "last" and capture:
-                        shown += _displayed(capture.shell, value, buffer.tell(), step)
+                    elif kind == "last" and cell:
+                        cell.show(value)
                     elif kind == "last" and value is not None:
-                        buffer.write(value if _shown_as_text(value, step) else repr(value) + "\n")
+                        as_text = step.option("output") in ("markdown", "html")
+                        buffer.write(
+                            value if as_text and isinstance(value, str) else f"{value!r}\n"
+                        )
         except BaseException as error:
-            if budget.passed or not (step.option("raises") and cell and expected.expected(error)):
+            if budget.passed or not (cell and cell.raised(error, path)):
                 problem = _exception_problem(error, step, path, budget.memory)
                 if budget.passed:
                     problem = budget.problem(step.header_line, details=problem.details)
                 raise StepFailed(problem) from None
-            shown.append((buffer.tell(), "error", expected.shown(error, path, _in_cell(step))))
         else:
             if step.option("raises"):
-                raise StepFailed(expected.not_raised(step.header_line)) from None
-        displays = capture.shown if capture else []
-        figures += [d.figure for d in displays if d.figure is not None]
-        shown = [s for d in displays for s in _displayed(None, d.bundle, d.at, step)] + shown
+                from lessonkit.notebooks.expected import not_raised
+
+                raise StepFailed(not_raised(step.header_line)) from None
     if budget.passed:  # through descriptor 1: the block ran on
         raise StepFailed(budget.problem(step.header_line))
-    shown.sort(key=lambda item: item[0])  # stable: displays before the value at the same place
-    opened = _open_figures()
+    shown = cell.outputs() if cell else []
+    figures += cell.figures if cell else []
+    opened = [sys.modules["matplotlib.pyplot"].figure(n) for n in _figure_numbers()]
     opened += [f for n, f in enumerate(figures) if not any(f is o for o in [*opened, *figures[:n]])]
     describe = budget.describe if cell else None
     rendered = [_render_figure(f, step, path, index, n, describe) for n, f in enumerate(opened)]
@@ -265,29 +244,6 @@ def _run_exec(step: Step, index: int, budget: _Budget) -> StepResult:
     except OutputLimitExceeded:
         raise StepFailed(budget.problem(step.header_line, "this block's figures")) from None
     return StepResult(stdout=buffer.getvalue(), figures=rendered, shown=shown)
-
-
-def _displayed(shell: Any, value: Any, at: int, step: Step) -> list[tuple[int, str, str]]:
-    """What a notebook cell shows at ``at``: its last value (through ``shell``) or a mimebundle."""
-    from lessonkit.notebooks import ipython
-
-    best = ipython.best_output(ipython.value_bundle(shell, value) if shell else value)
-    return [(at, *ipython.as_page(*best, alt=step.option("alt")))] if best else []
-
-
-def _in_cell(step: Step) -> Any:
-    """A page line as a notebook reader knows it: its line in the block (the cell)."""
-
-    def place(line: int) -> tuple[str, int]:
-        inside = step.line <= line < step.line + step.source.count("\n") + 1
-        number = line - step.line + 1 if inside else line
-        return (f"Cell, line {number}" if inside else f"line {line}"), number
-
-    return place
-
-
-def _shown_as_text(value: object, step: Step) -> bool:
-    return isinstance(value, str) and step.option("output") in ("markdown", "html")
 
 
 def _compile_block(step: Step, path: str, code: str) -> list[tuple[CodeType, str]]:
@@ -421,7 +377,8 @@ def _run_value(step: Step, index: int, budget: _Budget) -> StepResult:
 
 
 class _RecordingRunner(doctest.DocTestRunner):
-    """Records each example's output, the first failure, and which example opened each figure."""
+    """Records each example's output, the first failure, and which example opened each figure;
+    what the examples print draws on the page's output budget."""
 
     def __init__(self, budget: _Budget) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS, verbose=False)
@@ -438,25 +395,21 @@ class _RecordingRunner(doctest.DocTestRunner):
         self._done(example, got)
 
     def report_failure(self, out, test, example, got) -> None:
-        self._done(example, got)
-        if self.failure is None:
-            self.failure = (example, f"expected:\n{example.want}got:\n{got or '(nothing)'}\n")
+        self._done(example, got, f"expected:\n{example.want}got:\n{got or '(nothing)'}\n")
 
     def report_unexpected_exception(self, out, test, example, exc_info) -> None:
-        message = "".join(traceback.format_exception_only(exc_info[0], exc_info[1]))
-        self._done(example, message)
-        if self.failure is None:
-            self.failure = (example, f"expected:\n{example.want or '(nothing)'}\ngot: {message}")
+        got = "".join(traceback.format_exception_only(*exc_info[:2]))
+        self._done(example, got, f"expected:\n{example.want or '(nothing)'}\ngot: {got}")
 
-    def _done(self, example: doctest.Example, got: str) -> None:
+    def _done(self, example: doctest.Example, got: str, failure: str = "") -> None:
         self.outputs.append(got)
+        if failure and self.failure is None:
+            self.failure = (example, failure)
         for number in _figure_numbers():
             self.figures.setdefault(number, example)
 
 
 class _BoundedSpoofOut(doctest._SpoofOut):
-    """doctest's stand-in for ``sys.stdout``, drawing on the page's output budget."""
-
     def __init__(self, budget: _Budget) -> None:
         super().__init__()
         self.budget = budget
@@ -472,37 +425,36 @@ def _run_doctest(step: Step, index: int, budget: _Budget) -> StepResult:
     test = parser.get_doctest(step.source, namespace, f"{path}:{step.line}", path, step.line - 1)
     test.globs = namespace  # DocTest copies its globals; a lesson's examples share the page's
     runner = _RecordingRunner(budget)
+
+    def line(example: doctest.Example | None) -> int:
+        return step.line + example.lineno if example else step.header_line
+
     with output.step(index):
         try:
             runner.run(test, clear_globs=False)
         except BaseException as error:  # doctest lets KeyboardInterrupt through
-            example = runner.current
-            line = step.line + example.lineno if example else step.header_line
             message, hint = _describe(error, budget.memory), _hint_for(error)
-            raise StepFailed(message, line, hint, details=_source(example)) from None
+            details = _source(runner.current)
+            raise StepFailed(message, line(runner.current), hint, details=details) from None
     if budget.passed:
         example = runner.failure[0] if runner.failure else runner.current
-        line = step.line + example.lineno if example else step.header_line
-        raise StepFailed(budget.problem(line, "this doctest"))
+        raise StepFailed(budget.problem(line(example), "this doctest"))
     if runner.failure:
         example, details = runner.failure
-        line = step.line + example.lineno
         hint = "make the written output match what the code prints (or fix the code)"
         message = f"doctest failed: {_source(example)}"
-        raise StepFailed(message, line, hint, details=details.rstrip())
-    still_open = [runner.figures[n] for n in _figure_numbers() if n in runner.figures]
-    if still_open:
+        raise StepFailed(message, line(example), hint, details=details.rstrip())
+    if still_open := [runner.figures[n] for n in _figure_numbers() if n in runner.figures]:
         example = min(still_open, key=lambda e: e.lineno)
         raise StepFailed(
             f"a doctest drew a figure: {_source(example)}",
-            step.line + example.lineno,
+            line(example),
             'a doctest shows text: draw figures in a python exec block with alt="..."',
         )
     transcript = []
     for example, got in zip(test.examples, runner.outputs, strict=True):
-        source_lines = example.source.rstrip("\n").split("\n")
-        transcript.append(">>> " + source_lines[0])
-        transcript += ["... " + line for line in source_lines[1:]]
+        first, *rest = example.source.rstrip("\n").split("\n")
+        transcript += [">>> " + first, *("... " + more for more in rest)]
         if got:
             transcript.append(got.rstrip("\n"))
     return StepResult(text="\n".join(transcript))
@@ -524,10 +476,6 @@ def _figure_numbers() -> list[int]:
     return pyplot.get_fignums() if pyplot else []
 
 
-def _open_figures() -> list[Any]:
-    return [sys.modules["matplotlib.pyplot"].figure(n) for n in _figure_numbers()]
-
-
 def _close_figures() -> None:
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot:
@@ -541,7 +489,7 @@ def _render_figure(
     ``describe`` (None: not a notebook cell)."""
     alt = step.option("alt") or getattr(fig, "alt_text", "")
     if not alt.strip() and describe:
-        from lessonkit.execute.alt_text import describe as described
+        from lessonkit.notebooks.alt_text import describe as described
 
         alt = described(fig)
     if not alt.strip():

@@ -1,8 +1,7 @@
 """Serialise a matplotlib figure as small, deterministic SVG to inline in a page.
 
-Text stays text, ids are stable and prefixed, no date; :data:`~lessonkit.lab.figure_style.INK`
-becomes ``currentColor`` (light and dark mode); the ``<svg>`` scales through its ``viewBox`` and
-carries the alt text (``role="img"``, ``aria-label``, ``<title>``).
+Text stays text, ids are stable and prefixed, no date; the lab's ``INK`` becomes
+``currentColor`` (light and dark mode); the ``<svg>`` carries the alt text.
 """
 
 from __future__ import annotations
@@ -12,18 +11,13 @@ import contextlib
 import html
 import io
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
-from matplotlib.layout_engine import LayoutEngine, PlaceHolderLayoutEngine
 
 from lessonkit.lab.figure_style import INK, STYLE
 
-_NO_AUTOLAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 _SAVE_KEYS = ("svg.fonttype", "svg.hashsalt", "font.family", "font.sans-serif", "font.monospace")
-"""Settings applied even to a figure drawn without the lab's style."""
 _ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _PAGE_STYLE = re.compile(r'\s*<style type="text/css">\*\{[^}]*\}</style>')
@@ -49,7 +43,7 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
             f"{id_prefix!r}"
         )
     buffer = io.StringIO()
-    with _save_style(), _drawn_once(fig):
+    with _save_style():
         fig.savefig(
             buffer,
             format="svg",
@@ -80,9 +74,8 @@ def to_svg(fig: Figure, alt: str, id_prefix: str) -> str:
     return new_root + svg[root_end:].rstrip() + "\n"
 
 
-HEAVY = 200_000
-"""Characters of SVG past which a figure is a PNG inside the same ``<svg>`` (a scatter plot of
-5,000 points is 600 kB of SVG, 100 kB of PNG)."""
+HEAVY = 200_000  # characters of SVG past which a figure is a PNG inside the same <svg>
+# (a scatter plot of 5,000 points is 600 kB of SVG, 100 kB of PNG)
 
 
 def _raster(fig: Figure, attrs: str) -> str:
@@ -100,35 +93,3 @@ def _raster(fig: Figure, attrs: str) -> str:
 
 def _save_style() -> contextlib.AbstractContextManager[None]:
     return mpl.rc_context({key: STYLE[key] for key in _SAVE_KEYS})
-
-
-@contextmanager
-def _drawn_once(fig: Figure) -> Iterator[None]:
-    """Save ``fig`` with one draw, not two, when its layout engine lays nothing out.
-
-    ``fig.tight_layout()`` leaves a ``PlaceHolderLayoutEngine``, whose layout draw is wasted
-    (about 40 % of saving a small heatmap): it is set aside while saving, unless a
-    ``draw_event`` handler would see one draw fewer. Same bytes.
-
-    >>> fig = Figure(figsize=(2, 1))
-    >>> _ = fig.add_subplot().plot([0, 1], [0, 1], color=INK)
-    >>> fig.tight_layout()
-    >>> engine = fig.get_layout_engine()
-    >>> with _drawn_once(fig):
-    ...     fig.get_layout_engine() is None
-    True
-    >>> fig.get_layout_engine() is engine
-    True
-    """
-    engine: LayoutEngine | None = fig.get_layout_engine()
-    if not isinstance(engine, PlaceHolderLayoutEngine) or fig.canvas.callbacks.callbacks.get(
-        "draw_event"
-    ):
-        yield
-        return
-    with mpl.rc_context(_NO_AUTOLAYOUT):
-        fig.set_layout_engine(None)
-        try:
-            yield
-        finally:
-            fig.set_layout_engine(engine)

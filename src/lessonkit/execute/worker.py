@@ -1,10 +1,9 @@
 """Run each page in a fresh process forked by multiprocessing's fork server.
 
-The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is a
-process forked from it (POSIX), timed step by step, its memory and output capped, its whole
-process tree killed when it overruns. A page process that dies is reported with its cause and
-the block's line. A server holding lessonkit files edited since it started
-(``mkdocs serve``) is :func:`retire` d and the page re-run.
+The server imports numpy, matplotlib and the runner once (:func:`prepare`); each page is forked
+from it, timed step by step, its memory and output capped, its process tree killed when it
+overruns or dies (reported with the cause and the block's line). A server holding lessonkit
+files edited since it started (``mkdocs serve``) is :func:`retire` d and the page re-run.
 """
 
 from __future__ import annotations
@@ -37,7 +36,8 @@ from lessonkit.execute.filewatch import FileWatch
 from lessonkit.execute.processes import format_size
 from lessonkit.execute.program import Program, Step
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.runner import OUTPUT_LIMIT, notebook_page, run_program
+from lessonkit.execute.runner import OUTPUT_LIMIT, run_program
+from lessonkit.notebooks.cell import link_folder
 
 HASH_SEED = "0"  # PYTHONHASHSEED of pages: a set prints in the same order in every build
 STARTUP_TIMEOUT = 120.0  # seconds a page process may take to start (the server's imports too)
@@ -51,7 +51,7 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 
 @dataclass(frozen=True)
 class Job:
-    """One page to run: its program and where it lives."""
+    """One page to run: its program, where it lives, the paths its code may not change or read."""
 
     program: Program
     display_path: str
@@ -64,7 +64,7 @@ class Job:
 
 @dataclass(frozen=True)
 class Limits:
-    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory,
+    """Seconds per block (unless it sets ``timeout=``), characters of output, bytes of memory;
     generated alt text for a notebook cell's figure."""
 
     timeout: float = 10.0
@@ -74,12 +74,8 @@ class Limits:
 
     def of(self, step: Step | None) -> float:
         """The seconds ``step`` may run (before the first step: the process's start)."""
-        if step is None:
-            return STARTUP_TIMEOUT
-        return float(step.option("timeout") or self.timeout)
+        return STARTUP_TIMEOUT if step is None else float(step.option("timeout") or self.timeout)
 
-
-# --- The fork server, from the build's side --------------------------------------------------
 
 _lock = threading.Lock()  # held while a process starts: _hidden_main changes globals
 _retired: list[int] = []  # retired servers not yet reaped
@@ -96,8 +92,8 @@ def warm_up() -> None:
 def _ensure_server() -> None:
     """Start the fork server unless it runs (under :data:`_lock`, :func:`_hidden_main`)."""
     forkserver.set_forkserver_preload(["lessonkit.execute.forked"])
-    saved = sys.path[:]  # handed on as its repr: an entry that is no string (imports skip it)
-    sys.path[:] = [entry for entry in saved if isinstance(entry, str)]  # would not read back
+    saved = sys.path[:]  # handed on as its repr: an entry that is no string would not read back
+    sys.path[:] = [entry for entry in saved if isinstance(entry, str)]
     try:
         forkserver.ensure_running()
     finally:
@@ -138,8 +134,8 @@ def _flags(flags: list[str]) -> list[str]:
 
 
 def retire(pid: int | None = None) -> None:
-    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have;
-    the next page starts a fresh one. (``ForkServer._stop`` would wait for its pages.)"""
+    """Let the fork server (if given, only while it is ``pid``) go: it exits once its pages have
+    (``ForkServer._stop`` would wait for them); the next page starts a fresh one."""
     server = forkserver._forkserver
     with _lock, server._lock:
         current, alive = server._forkserver_pid, server._forkserver_alive_fd
@@ -153,7 +149,7 @@ def retire(pid: int | None = None) -> None:
 
 
 def _reaped(pid: int, timeout: float = 0) -> bool:
-    """Whether the build's child ``pid`` has exited (waiting up to ``timeout`` seconds)."""
+    """Whether child ``pid`` has exited (waiting up to ``timeout`` seconds)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -167,8 +163,8 @@ def _reaped(pid: int, timeout: float = 0) -> bool:
 
 
 def stop() -> None:
-    """Stop the fork servers and wait for them, and multiprocessing's resource tracker (which
-    would hold the build's output a moment longer)."""
+    """Stop the fork servers and multiprocessing's resource tracker (it would hold the build's
+    output a moment longer)."""
     retire()
     with _lock:
         for pid in _retired:
@@ -183,9 +179,6 @@ def stop() -> None:
 
     with contextlib.suppress(Exception):
         resource_tracker._resource_tracker._stop()
-
-
-# --- Pages, from the build's side -------------------------------------------------------------
 
 
 class WorkerPool:
@@ -262,8 +255,8 @@ class WorkerPool:
         closes: int,
         server: int | None,
     ) -> PageResult | None:
-        """Time each step of the page (forked by ``server``) as it reports it; its result, what
-        stopped it, or None if it found lessonkit's files edited (``server`` is retired)."""
+        """Time each step as the page reports it; its result, what stopped it, or None if it
+        found lessonkit's files edited (``server`` is retired)."""
         step = None
         while True:
             if not conn.poll(self.limits.of(step)):
@@ -293,7 +286,7 @@ class WorkerPool:
             step = job.program.steps[payload]
 
     def close(self) -> None:
-        """Stop every page under way (the build is stopping); the pool may be used again."""
+        """Stop every page under way; the pool may be used again."""
         with self._guard:
             self._closes += 1
             running = list(self._running)
@@ -302,10 +295,8 @@ class WorkerPool:
 
 
 def _kill(process: multiprocessing.process.BaseProcess) -> None:
-    """Kill a page process, its group and everything below it."""
     if process.pid and process.exitcode is None:
         processes.kill_tree(process.pid)
-        processes.kill_group(process.pid)
 
 
 _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
@@ -336,7 +327,7 @@ def _not_started_result(job: Job, why: str) -> PageResult:
 
 
 def lost_result(job: Job, step: Step | None = None) -> PageResult:
-    """What a page that the build stopped (or whose process was lost) says."""
+    """What a page the build stopped (or whose process was lost) says."""
     message = "the lessonkit process running this page stopped: the build is stopping, it was "
     message += "killed from outside, or the page's code ended it"
     hint = "build again; if it happens again, look for code that signals its parent process "
@@ -361,12 +352,9 @@ def _death_result(job: Job, step: Step | None, exitcode: int, limits: Limits) ->
     return _problem(job, step, f"the page's process {how} while {what} ran", hint)
 
 
-# --- In the fork server ------------------------------------------------------------------------
-
-
 def serve_forks() -> None:
-    """Set up the fork server (:mod:`lessonkit.execute.forked`): it adopts what killed pages
-    leave running and kills it as it exits, a retired one after its pages."""
+    """Set up the fork server: it adopts what killed pages leave running and kills it as it
+    exits, a retired one after its pages."""
     build = os.getppid()
     processes.become_subreaper()
     warnings.filterwarnings("ignore", "forkserver: waitpid returned unexpected pid")
@@ -419,9 +407,6 @@ def prepare() -> None:
     gc.freeze()
 
 
-# --- In the page process ---------------------------------------------------------------------
-
-
 def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folder: Path) -> None:
     """A page process: run ``job`` in ``folder``, report each step and the result on ``conn``."""
     with contextlib.suppress(OSError, TypeError):  # the server exits with the build, not us
@@ -448,11 +433,7 @@ def _page(conn: Connection, job: Job, limits: Limits, env: dict[str, str], folde
     if stale := imports.stale_sources():
         send(("stale", stale))
         return
-    if notebook_page(job.display_path, job.program):  # Jupyter runs it in its folder: links
-        with contextlib.suppress(OSError):  # to what that holds (writes through refused)
-            for entry in os.scandir(job.page_dir):
-                if not entry.name.startswith("."):
-                    os.symlink(entry.path, folder / entry.name)
+    link_folder(job.display_path, job.program, job.page_dir, folder)
     os.chdir(folder)
     tempfile.tempdir = str(folder)
     try:

@@ -195,7 +195,7 @@ def as_page(mime: str, data: Any, alt: str = "") -> tuple[str, str]:
     if mime == "text/markdown":
         return "markdown", str(data)
     if mime == "image/png":
-        from lessonkit.execute.alt_text import GENERATED
+        from lessonkit.notebooks.alt_text import GENERATED
 
         width, height = png_size(data)
         alt = alt or f"{GENERATED}an image of {width} × {height} pixels."

@@ -17,11 +17,10 @@ from mkdocs.structure.pages import Page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine, Outcome
+from lessonkit.execute.engine import Engine, Outcome, site_engine, warm_up_if_first_build
 from lessonkit.execute.extension import ExecuteExtension
 from lessonkit.execute.program import Program
 from lessonkit.execute.results import PageResult
-from lessonkit.execute.site import site_engine, warm_up_if_first_build
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of
 from lessonkit.hosts.mkdocs.config import settings as settings_of
 from lessonkit.hosts.mkdocs.problems import log, reported

@@ -22,8 +22,8 @@ from lessonkit.core.page import Page as Lesson
 from lessonkit.core.prepared import MANIFEST, inside, is_prepared, mark, prepared_files, taken
 from lessonkit.core.problems import LessonError, Problem
 from lessonkit.core.project import Project, entries, load_config
+from lessonkit.execute.engine import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.execute.filewatch import FileWatch
-from lessonkit.execute.site import CONFIG_FILES, warm_up_if_first_build
 from lessonkit.glossary.site import finish_page
 from lessonkit.hosts import extension_name
 from lessonkit.hosts.standalone.manifest import atomic_write, one_writer, sha256, write_manifest

@@ -17,8 +17,7 @@ from lessonkit.checks.recipe import Context, check_page
 from lessonkit.core.page import Page as Lesson
 from lessonkit.core.problems import Problem
 from lessonkit.core.settings import Settings
-from lessonkit.execute.engine import Engine
-from lessonkit.execute.site import site_engine
+from lessonkit.execute.engine import Engine, site_engine
 from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import extension_name
 from lessonkit.notebooks.lesson import read_lesson
