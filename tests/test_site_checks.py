@@ -218,7 +218,10 @@ def test_an_unknown_block_option_names_the_close_one_or_all(option: str, hint: s
 
 def test_other_languages_and_pycon_are_told_what_runs() -> None:
     assert "only Python runs" in near_miss('bash exec="1"')[1]
-    assert "is a doctest" in near_miss("pycon exec")[1]
+    assert near_miss("pycon exec")[1] == (
+        "a ```pycon block is a doctest and runs as it is: write ```pycon (or ```python exec)"
+    )
+    assert near_miss("python-exec")[1] == "did you mean ```python exec?"
 
 
 def test_blocks_unknown_to_the_check_are_judged_only_when_near_lessonkits() -> None:
