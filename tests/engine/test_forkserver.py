@@ -302,3 +302,28 @@ def test_a_page_under_way_when_its_server_is_retired_keeps_its_result(
         assert fresh not in (None, first) and server_pid() == fresh
     finally:
         pool.close()
+
+
+def test_pages_finishing_while_others_start_are_never_taken_for_lost() -> None:
+    """``Process.start`` polls every running child for its exit status, under the start lock;
+    a page's own read of its status must not race it (the loser read end of file: "stopped")."""
+    import multiprocessing.process
+    import threading
+
+    stop = threading.Event()
+
+    def start_many() -> None:  # what each page's start does to the others, as often as can be
+        while not stop.is_set():
+            with worker._lock:
+                multiprocessing.process._cleanup()  # type: ignore[attr-defined]
+
+    starter = threading.Thread(target=start_many, daemon=True)
+    starter.start()
+    try:
+        with ThreadPoolExecutor(4) as pages:
+            pool = WorkerPool(4, default_timeout=30)
+            results = list(pages.map(lambda n: run(pool, f"```python exec\n{n}\n```\n"), range(60)))
+    finally:
+        stop.set()
+        starter.join()
+    assert [r.problems for r in results if r.problems] == []

@@ -27,7 +27,7 @@ import warnings
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from lessonkit.core.problems import Problem
@@ -239,8 +239,9 @@ class WorkerPool:
             return self._watch(process, ours, job, closes, server)
         finally:
             if process.pid:  # a moment to exit after its result; else killed
-                process.join(0.1)
+                _exit_code(process, 0.1)
                 _kill(process)
+                _exit_code(process, None)
                 process.join()
             ours.close()
             shutil.rmtree(folder, ignore_errors=True)
@@ -268,15 +269,14 @@ class WorkerPool:
             try:
                 kind, payload = conn.recv()
             except (EOFError, OSError):
-                process.join(5)
-                if self._closes != closes or process.exitcode is None:
+                exit_code = _exit_code(process, 5)
+                if self._closes != closes or exit_code is None:
                     return lost_result(job, step)
-                if process.exitcode == 255:  # its server died: the next page needs a fresh one
+                if exit_code == 255:  # its server died: the next page needs a fresh one
                     retire(server)
-                return _death_result(job, step, process.exitcode, self.limits)
+                return _death_result(job, step, exit_code, self.limits)
             if kind == "done":
-                process.join(5)
-                if process.exitcode == 255 and server not in _let_go:  # its server died under it
+                if _exit_code(process, 5) == 255 and server not in _let_go:  # its server died
                     retire(server)  # (the page's code killed it, say: its result is not trusted)
                     return lost_result(job, step)
                 return payload
@@ -294,8 +294,17 @@ class WorkerPool:
             _kill(process)
 
 
+def _exit_code(process: multiprocessing.process.BaseProcess, timeout: float | None) -> int | None:
+    """``process``'s exit code, waiting up to ``timeout`` s; None while it runs. Read under
+    :data:`_lock`: ``Process.start`` polls every child, and of two threads reading one exit
+    status at once, one gets end of file and takes the page for lost (255)."""
+    wait([process.sentinel], timeout)
+    with _lock:
+        return process.exitcode
+
+
 def _kill(process: multiprocessing.process.BaseProcess) -> None:
-    if process.pid and process.exitcode is None:
+    if process.pid and _exit_code(process, 0) is None:
         processes.kill_tree(process.pid)
 
 
