@@ -23,6 +23,7 @@ from lessonkit.glossary.site import SiteGlossary
 from lessonkit.hosts import missing_extensions
 from lessonkit.hosts.mkdocs import generated  # the pages, assets and output lessonkit adds
 from lessonkit.hosts.mkdocs.config import LessonkitConfig, root_of, settings
+from lessonkit.hosts.mkdocs.figures import Waiting
 from lessonkit.hosts.mkdocs.notebook_pages import NotebookFile, adopt_notebooks, lesson_files
 from lessonkit.hosts.mkdocs.problems import log_again, report, reported, reported_while_rendering
 from lessonkit.hosts.mkdocs.runs import Runs
@@ -52,7 +53,7 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.settings, self.lessons = settings(self.config), {}
-        self.figures: dict[str, list[str]] = {}  # from on_page_content until on_post_page
+        self.figures = Waiting()  # from on_page_content until on_post_page
         self.notebooks = generated.Notebooks()
         self.root = root_of(config)
         config.markdown_extensions.extend(missing_extensions(config.markdown_extensions))

@@ -27,6 +27,7 @@ from lessonkit.execute.digests import Stamp, stamp
 from lessonkit.execute.engine import Engine, EngineClosed, Outcome
 from lessonkit.execute.program import Program
 from lessonkit.glossary.site import SiteGlossary, used_term_ids
+from lessonkit.hosts.mkdocs.figures import Waiting
 
 if TYPE_CHECKING:  # only MkDocs' serve imports it
     from mkdocs.livereload import LiveReloadServer
@@ -47,7 +48,7 @@ class _Converted(NamedTuple):
     url: str
     title: str | None
     content: str
-    figures: list[str]
+    figures: list[bytes]  # packed (Waiting.packed)
     dest: str
 
 
@@ -213,7 +214,7 @@ class Preview:
         if self.active:
             env.bytecode_cache = self._templates
 
-    def restore(self, files: Files, figures: dict[str, list[str]]) -> None:
+    def restore(self, files: Files, figures: Waiting) -> None:
         """Remember the pages converted; put back the others' content, title and figures."""
         if not self.active:
             return
@@ -225,7 +226,7 @@ class Preview:
             self._urls.append(page.url)
             if page.content is not None:
                 self._converted.append(page.url)
-                found = figures.get(file.src_uri, [])
+                found = figures.packed(file.src_uri)
                 self._pages[file.src_uri] = _Converted(
                     page.url, page.title, page.content, found, file.abs_dest_path
                 )
