@@ -111,3 +111,22 @@ def test_a_preview_names_a_page_s_problem_at_every_build_it_stops(tmp_path: Path
     finally:
         server.process.terminate()
         server.process.wait(timeout=10)
+
+
+def test_a_warm_build_names_code_broken_since_the_cache_held_it(
+    tmp_path: Path, mkdocs_build_shared
+) -> None:
+    """The checks trust a cached run to compile: an edit that breaks a page's code, beside a
+    page still cached and another broken elsewhere, is named with the rest in one error."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    block = "\n# {0}\n\n```python exec\nx = [1, 2]\nprint(len(x))\n```\n"
+    for name in ("a", "b", "c"):
+        (docs / f"{name}.md").write_text(FRONT.format(name) + block.format(name))
+    (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins:\n  - lessonkit\n")
+    assert mkdocs_build_shared(tmp_path).returncode == 0
+    (docs / "a.md").write_text((docs / "a.md").read_text().replace("[1, 2]", "[1, 2"))
+    (docs / "b.md").write_text((docs / "b.md").read_text() + "\nSee [it](missing.md).\n")
+    found = _errors(mkdocs_build_shared(tmp_path))
+    assert [line.split(" error: ")[0] for line in found] == ["docs/a.md:9:", "docs/b.md:13:"]
+    assert "SyntaxError: '[' was never closed" in found[0]

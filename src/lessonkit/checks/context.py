@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lessonkit.checks.anchors import Anchors
 from lessonkit.checks.markdown_setup import MarkdownSetup
@@ -12,6 +14,9 @@ from lessonkit.core.prepared import prepared_files
 from lessonkit.core.settings import Settings
 from lessonkit.glossary.terms import Glossary
 from lessonkit.notebooks.lesson import lesson_pages, notebook_sources
+
+if TYPE_CHECKING:
+    from lessonkit.execute.program import Program
 
 
 @dataclass
@@ -25,6 +30,9 @@ class Context:
     anchors: Anchors = field(default_factory=Anchors)
     generated: frozenset[str] | None = None
     """The files lessonkit wrote into ``docs_dir`` (default: those prepare marked)."""
+    ran: Callable[[Program], bool] = lambda program: False
+    """Whether a program ran well before (its cache entry): its code need not compile again
+    (~70 ms of a warm 200-page build, `scripts/benchmark.py --pages 200`)."""
     _lessons: dict[str, str] | None = field(default=None, init=False, repr=False)
 
     def lessons(self) -> dict[str, str]:

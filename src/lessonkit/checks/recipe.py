@@ -36,7 +36,8 @@ def check_page(page: Page, context: Context) -> list[Problem]:
     found = front_matter_problems(meta, page.text, page.body, extra)
     problems = notes + page.place_all(found, body=False)
     try:
-        problems += page.place_all(compile_problems(page.program), body=False)
+        if not context.ran(page.program):
+            problems += page.place_all(compile_problems(page.program), body=False)
     except LessonError as error:
         problems += error.problems
     problems += page.place_all(block_problems(page.body, context.markdown.blocks))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +73,7 @@ class Engine:
         self._futures: dict[str, Outcome[PageResult]] = {}
         self._released: set[str] = set()  # keys of good results the host handed back
         self._released_sources: set[str] = set()  # the modules those imported
+        self._keys: weakref.WeakKeyDictionary[Program, str] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
         self.ran_pages: list[str] = []  # pages that ran (not from cache), as they finished
 
@@ -87,7 +89,11 @@ class Engine:
             return self._pool
 
     def key(self, program: Program) -> str:
-        return program.key(machinery_digest() + repr(sorted(self._limits.items())))
+        """Remembered: a page asks 5 times (~25 ms a warm 200-page build, benchmark.py)."""
+        if (key := self._keys.get(program)) is None:
+            environment = machinery_digest() + repr(sorted(self._limits.items()))
+            key = self._keys[program] = program.key(environment)
+        return key
 
     def submit(self, program: Program, display_path: str, source_text: str) -> Future[PageResult]:
         """Start ``program`` unless cached or under way; its future (:class:`EngineClosed` late)."""
@@ -115,8 +121,12 @@ class Engine:
 
     def start(self, program: Program, display_path: str, source_text: str) -> None:
         """Start ``program`` unless the cache holds it (read when submitted: bounds memory)."""
-        if self.cache is None or not self.cache.holds(self.key(program)):
+        if not self.held(program):
             self.submit(program, display_path, source_text)
+
+    def held(self, program: Program) -> bool:
+        """Whether the cache holds a run of ``program``: it ran well, so its code compiles."""
+        return self.cache is not None and self.cache.holds(self.key(program))
 
     @property
     def executed(self) -> int:

@@ -85,6 +85,8 @@ class LessonkitPlugin(BasePlugin[LessonkitConfig]):
         if self.glossary:
             generated.add_glossary_page(files, config, self.glossary)
         context = site_context(files, config, self.settings, self.glossary, bool(self.path))
+        if self.runs.engine:  # a good run in the cache: its code compiles
+            context.ran = self.runs.engine.held
         for file in pages:  # every page's problems in one error, as lessonkit check reports them
             if self.preview.active and not file.is_modified():
                 continue  # a preview checks the pages it converts, as a save must stay quick

@@ -164,6 +164,8 @@ class Site:
         context = Context(
             config.docs_dir, terms, virtual, settings=config.settings, markdown=config.markdown
         )
+        if self.engine:  # a good run in the cache: its code compiles
+            context.ran = self.engine.held
         return check_page(lesson, context)
 
     def close(self, *, prune: bool = False) -> None:
