@@ -82,15 +82,18 @@ def inside(docs_dir: Path, name: str) -> bool:
 
 def is_prepared(docs_dir: Path, name: str) -> bool:
     """Whether the file ``name`` in ``docs_dir`` is one prepare wrote."""
-    if not name.endswith(KINDS) or not inside(docs_dir, name):
-        return False
+    return name.endswith(KINDS) and inside(docs_dir, name) and _prepared(docs_dir / name)
+
+
+def _prepared(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link) with prepare's mark."""
     try:
-        found = (docs_dir / name).lstat()
+        found = path.lstat()
     except OSError:
         return False
     if not stat.S_ISREG(found.st_mode):
         return False
-    return _marked(str(docs_dir / name), found.st_mtime_ns, found.st_size, found.st_ino)
+    return _marked(str(path), found.st_mtime_ns, found.st_size, found.st_ino)
 
 
 @lru_cache(maxsize=512)
@@ -105,11 +108,11 @@ def _marked(path: str, *_changed: int) -> bool:
 def prepared_files(docs_dir: Path) -> frozenset[str]:
     """The files prepare wrote, as paths in ``docs_dir`` (no symlinked folders)."""
     found = []
-    for folder, folders, files in os.walk(docs_dir):
+    for folder, folders, files in os.walk(docs_dir):  # inside docs_dir: links are not followed
         folders[:] = [f for f in folders if not f.startswith(".")]
         here = Path(folder).relative_to(docs_dir).as_posix()
-        names = (f if here == "." else f"{here}/{f}" for f in files if f.endswith(KINDS))
-        found += [name for name in names if is_prepared(docs_dir, name)]
+        marked = [f for f in files if f.endswith(KINDS) and _prepared(Path(folder, f))]
+        found += [f if here == "." else f"{here}/{f}" for f in marked]
     return frozenset(found)
 
 

@@ -213,9 +213,16 @@ def _dedent(lines: list[str], indent: str) -> list[str]:
     return [line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines]
 
 
+@lru_cache(maxsize=1024)
+def _words(options: str) -> tuple[str, ...]:
+    """``shlex.split``, once per options text: pages repeat them (~15 ms of a warm 200-page
+    build, `scripts/benchmark.py --pages 200`)."""
+    return tuple(shlex.split(options))
+
+
 def _parse_options(text: str, line: int, problems: list[Problem]) -> tuple[tuple[str, str], ...]:
     try:
-        words = shlex.split(text)
+        words = _words(text)
     except ValueError as error:
         problems.append(
             Problem(f"cannot read the block's options: {error}", line, 'quote values: alt="..."')
