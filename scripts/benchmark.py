@@ -10,9 +10,9 @@ Two kinds of site at each size, built in a temporary folder:
   Markdown without lessonkit (blocks as plain code, quizzes and values left as text). A lesson
   only lessonkit can run has no markdown-exec flavour.
 
-Each run builds, in fresh ``mkdocs build`` processes: the floor, markdown-exec, lessonkit cold
-(empty cache), lessonkit warm (nothing changed), the floor again. A ratio is taken inside its run
-(warm over the mean of the two floors around it; cold over that run's markdown-exec), and the
+Each run builds, in fresh ``mkdocs build`` processes: markdown-exec, lessonkit cold (empty
+cache), the floor, lessonkit warm (nothing changed), the floor again. A ratio is taken inside its
+run (warm over the mean of the two floors around it; cold over that run's markdown-exec), and the
 median of the runs is reported. Then, once per size and kind: the peak memory of a build of each
 (all its processes, ``peak_memory.py``; warm lessonkit: median of 3), the seconds from a prose
 save to the page served (``mkdocs serve --dirty``, ``serve_timing.py``), for floor and lessonkit.
@@ -380,20 +380,16 @@ class Bench:
         return seconds, log
 
     def run(self) -> None:
-        """One run: floor, markdown-exec, lessonkit cold then warm (and before's), floor.
-
-        Warm is divided by the mean of the floors around the run (builds seconds apart share
-        the machine's load); cold by this run's markdown-exec (synthetic) or that mean (real).
-        """
+        """One run: markdown-exec, lessonkit cold (and before's), floor, lessonkit warm (and
+        before's), floor. Warm is divided by the mean of the floors just around it (the machine's
+        speed drifts within a minute); cold by this run's markdown-exec, or that mean (real)."""
         m, sites = self.measured, self.sites
-        first = sites["floor"].build("floor")[0]
         if "markdown-exec" in sites:
             m.add("markdown-exec", sites["markdown-exec"].build("markdown-exec")[0])
-        builds = {}
-        for key, prefix in (("lessonkit", ""), ("before", "before-")):
-            if key in sites:
-                builds[prefix + "cold"] = self.lessonkit(key, prefix + "cold", cold=True)[0]
-                builds[prefix + "warm"] = self.lessonkit(key, prefix + "warm", cold=False)[0]
+        keys = [(k, p) for k, p in (("lessonkit", ""), ("before", "before-")) if k in sites]
+        builds = {p + "cold": self.lessonkit(k, p + "cold", cold=True)[0] for k, p in keys}
+        first = sites["floor"].build("floor")[0]
+        builds |= {p + "warm": self.lessonkit(k, p + "warm", cold=False)[0] for k, p in keys}
         last = sites["floor"].build("floor")[0]
         m.add("floor", first)
         m.add("floor", last)
