@@ -142,3 +142,11 @@ def test_rendering_names_every_broken_quiz_of_the_page_at_once() -> None:
         ('wrong option "No, first." has no feedback', "- [ ] No, first."),
         ('wrong option "No, second." has no feedback', "- [ ] No, second."),
     ]
+
+
+@pytest.mark.parametrize("source", ["- /// quiz\n  Why?\n\n  - [x] Yes.\n", "Text.\n\n* ///Quiz\n"])
+def test_a_quiz_opened_on_a_list_item_s_line_is_refused(source: str) -> None:
+    """A quiz pymdown opens inside a list item is never closed there: the page fails, however
+    the quiz text hides behind the bullet."""
+    with pytest.raises(LessonError, match="is never closed"):
+        render(source)

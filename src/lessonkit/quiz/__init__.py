@@ -4,7 +4,6 @@ Answers are sealed (:func:`seal`) against a glance at the source; ``<noscript>``
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as etree
 from typing import Any
 
@@ -15,7 +14,7 @@ from markdown.treeprocessors import Treeprocessor
 from pymdownx.blocks import BlocksExtension, BlocksProcessor
 
 from .block import FOUND, QuizBlock
-from .check import check
+from .check import RE_MAYBE_QUIZ, check
 from .escape import escape_quizzes
 from .page import finish_page, seal, seal_options, unseal
 
@@ -62,9 +61,6 @@ class _Check(Preprocessor):
             ]
         setattr(self.md, FOUND, found)
         return lines
-
-
-RE_MAYBE_QUIZ = re.compile(r"/{3,} *quiz", re.I)  # in every quiz, well-formed or not
 
 
 class _HtmlEscape(Preprocessor):

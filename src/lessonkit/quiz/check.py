@@ -30,6 +30,7 @@ RE_QUIZ = re.compile(r"^ {0,3}/{3,} *quiz(?![\w-])", re.I | re.M)
 """Any line that tries to open a quiz, well-formed or not."""
 RE_ANY_QUIZ = re.compile(r"^[ \t>]*/{3,} *quiz(?![\w-])", re.I | re.M)
 """The same at any depth: indented in a container, or behind a block quote's ``>``."""
+RE_MAYBE_QUIZ = re.compile(r"/{3,} *quiz", re.I)  # in any quiz text: a list item's too
 RE_START = re.compile(r"^ {0,3}(/{3,}) *([\w-]+) *(?:\| *(.*?) *)?$")
 """pymdown-extensions' block opening line (its ``RE_START``, applied to one line)."""
 RE_END = re.compile(r"^ {0,3}(/{3,}) *$")
